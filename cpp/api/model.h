@@ -1,0 +1,60 @@
+// Model: the one facade over the core that the bindings (and native tests and tools) use. It owns a loaded
+// GraphModule and answers everything a user asks of it — text views, JSON descriptions, runs, self-checks,
+// saving — so that no caller outside cpp/ needs to know the IR, the format or the runtime.
+// Every failure is an FxError (naming the node when there is one).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "api/check.h"
+#include "module/graph_module.h"
+#include "module/object.h"
+#include "runtime/interpreter.h"
+
+namespace fx {
+
+class Model {
+ public:
+  // Parses a .fxw file; `source` (a path, URL or "<bytes>") prefixes every load error.
+  static std::unique_ptr<Model> load(const uint8_t* data, size_t size, const std::string& source = "<bytes>");
+  explicit Model(std::unique_ptr<GraphModule> gm, std::string source = "<memory>");
+  ~Model();
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
+
+  const GraphModule& graph_module() const { return *gm_; }
+  const std::string& source() const { return source_; }
+
+  std::string print_tabular() const;  // as torch.fx.Graph.print_tabular
+  std::string code() const;           // as GraphModule.code
+
+  // Format version, producer, node and op counts, inputs/outputs (shapes when meta knows them),
+  // parameter count and bytes, unsupported ops with their nodes.
+  std::string info_json() const;
+  // {"nodes": [{op, name, target, args, kwargs, users, meta}]} with values in the format's encoding.
+  std::string graph_json() const;
+
+  // Placeholder names in order (the inputs run expects).
+  std::vector<std::string> input_names() const;
+
+  // One run with one Object per placeholder; the result has the output node's structure.
+  // The runtime is prepared on first use (unsupported ops are reported then, as FxError).
+  Object run(const std::vector<Object>& inputs, Profile* profile = nullptr);
+
+  // Runs the reference inputs stored in the file and compares with the stored outputs.
+  CheckReport check(double rtol = 1e-4, double atol = 1e-5);
+
+  std::vector<uint8_t> save() const;  // the same format, bytes ready for a file
+
+ private:
+  Interpreter& interpreter();
+
+  std::unique_ptr<GraphModule> gm_;
+  std::string source_;
+  std::unique_ptr<Interpreter> interpreter_;
+};
+
+}  // namespace fx

@@ -1,0 +1,45 @@
+// Object: what flows between nodes when a graph runs — a Tensor, a Python scalar/str/None, a dtype-like
+// constant, or a tuple/list/dict of Objects. Built from the IR's Value (minus node references) plus Tensor.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ir/value.h"
+#include "tensor/tensor.h"
+
+namespace fx {
+
+class Object {
+ public:
+  enum class Kind { Value, Tensor, Tuple, List, Dict };
+
+  Object() : kind_(Kind::Value) {}                      // None
+  Object(Value v);                                     // a Value without node references (sequences → Tuple/List)
+  Object(Tensor t) : kind_(Kind::Tensor), tensor_(std::move(t)) {}
+  static Object tuple(std::vector<Object> items);
+  static Object list(std::vector<Object> items);
+  static Object dict(std::vector<std::pair<std::string, Object>> items);
+
+  Kind kind() const { return kind_; }
+  bool is_tensor() const { return kind_ == Kind::Tensor; }
+  bool is_value() const { return kind_ == Kind::Value; }
+  bool is_sequence() const { return kind_ == Kind::Tuple || kind_ == Kind::List; }
+
+  const Tensor& tensor() const;  // FxError unless a Tensor
+  const Value& value() const;    // FxError unless a Value (scalar, str, None, dtype, ...)
+  const std::vector<Object>& items() const;                             // Tuple or List
+  const std::vector<std::pair<std::string, Object>>& dict_items() const;  // Dict
+
+  // For messages: "Tensor(float32, [2, 3])", "int", "tuple of 2", ...
+  std::string describe() const;
+
+ private:
+  Kind kind_;
+  Value value_;
+  Tensor tensor_;
+  std::shared_ptr<const std::vector<Object>> items_;
+  std::shared_ptr<const std::vector<std::pair<std::string, Object>>> dict_;
+};
+
+}  // namespace fx

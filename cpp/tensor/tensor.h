@@ -1,0 +1,72 @@
+// Tensor: a dynamic-dtype strided view over shared storage, like torch.Tensor (shape, strides, offset).
+// Views (transpose, slice, expand...) share storage; xtensor adaptors give typed access for the ops.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "tensor/dtype.h"
+
+namespace fx {
+
+using Shape = std::vector<int64_t>;
+
+// A 64-byte aligned byte buffer. Allocation failure throws FxError (never aborts).
+class Storage {
+ public:
+  explicit Storage(size_t nbytes);
+  ~Storage();
+  Storage(const Storage&) = delete;
+  Storage& operator=(const Storage&) = delete;
+  uint8_t* data() { return data_; }
+  const uint8_t* data() const { return data_; }
+  size_t nbytes() const { return nbytes_; }
+
+ private:
+  uint8_t* data_ = nullptr;
+  size_t nbytes_ = 0;
+};
+
+class Tensor {
+ public:
+  Tensor() = default;  // undefined tensor
+  static Tensor empty(const Shape& shape, DType dtype);   // contiguous, uninitialised
+  static Tensor zeros(const Shape& shape, DType dtype);
+  // Copies `nbytes` little-endian bytes into a new contiguous tensor (checked against shape × dtype).
+  static Tensor from_bytes(const Shape& shape, DType dtype, const void* bytes, size_t nbytes);
+  // A view over existing storage.
+  Tensor(std::shared_ptr<Storage> storage, DType dtype, Shape shape, Shape strides, int64_t offset);
+
+  bool defined() const { return storage_ != nullptr; }
+  DType dtype() const { return dtype_; }
+  const Shape& shape() const { return shape_; }
+  const Shape& strides() const { return strides_; }  // in elements
+  int64_t offset() const { return offset_; }            // in elements
+  int64_t dim() const { return static_cast<int64_t>(shape_.size()); }
+  int64_t numel() const;
+  size_t nbytes() const { return static_cast<size_t>(numel()) * dtype_size(dtype_); }
+  bool is_contiguous() const;
+  const std::shared_ptr<Storage>& storage() const { return storage_; }
+
+  // Pointer to element [0,...,0].
+  template <typename T> T* data() { return reinterpret_cast<T*>(storage_->data()) + offset_; }
+  template <typename T> const T* data() const { return reinterpret_cast<const T*>(storage_->data()) + offset_; }
+  void* raw_data() { return storage_->data() + offset_ * dtype_size(dtype_); }
+  const void* raw_data() const { return storage_->data() + offset_ * dtype_size(dtype_); }
+
+  Tensor contiguous() const;  // self when already contiguous, else a packed copy
+  Tensor clone() const;       // always a packed copy
+
+ private:
+  std::shared_ptr<Storage> storage_;
+  DType dtype_ = DType::Float32;
+  Shape shape_;
+  Shape strides_;
+  int64_t offset_ = 0;
+};
+
+Shape contiguous_strides(const Shape& shape);
+// Product of dims with overflow checks (FxError on a negative dim or overflow).
+int64_t checked_numel(const Shape& shape);
+
+}  // namespace fx

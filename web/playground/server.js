@@ -1,0 +1,226 @@
+#!/usr/bin/env node
+// Static server for the fxwasm playground: Node's http module only, so `npm start` needs no framework.
+//
+// Routes (GET and HEAD only):
+//   /                    web/playground/index.html
+//   /examples.json       [{ name, path, bytes }] for every examples/**/*.fxw
+//   /examples/**.fxw     the bundled example files
+//   /web/src/**          the package's JS sources (the page imports /web/src/index.js)
+//   /web/dist/**         the wasm build (fxwasm.mjs + fxwasm.wasm, found via import.meta.url)
+//   /**                  anything else under web/playground/ (app.js, style.css, lib/…)
+//
+// Every response carries COOP same-origin + COEP require-corp, so the page is cross-origin isolated
+// and SharedArrayBuffer (wasm threads) is available once the package uses it.
+import http from 'node:http';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(here, '..', '..');
+
+const ROOTS = {
+  playground: here,
+  src: path.join(repoRoot, 'web', 'src'),
+  dist: path.join(repoRoot, 'web', 'dist'),
+  examples: path.join(repoRoot, 'examples'),
+};
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.fxw': 'application/octet-stream',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/plain; charset=utf-8',
+  '.d.ts': 'text/plain; charset=utf-8',
+};
+
+const ISOLATION_HEADERS = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  'X-Content-Type-Options': 'nosniff',
+};
+
+function mimeFor(file) {
+  return MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+}
+
+// Maps a URL path to [root, path relative to it], or null when no route serves it.
+function route(urlPath) {
+  if (urlPath === '/' || urlPath === '/index.html') return [ROOTS.playground, 'index.html'];
+  const prefixes = [
+    ['/web/src/', ROOTS.src],
+    ['/web/dist/', ROOTS.dist],
+    ['/examples/', ROOTS.examples],
+  ];
+  for (const [prefix, root] of prefixes) {
+    if (urlPath.startsWith(prefix)) {
+      const rel = urlPath.slice(prefix.length);
+      // Only the model files are published from examples/ (not the scripts that made them).
+      if (root === ROOTS.examples && !rel.endsWith('.fxw')) return null;
+      return [root, rel];
+    }
+  }
+  // server.js is the server, not part of the page.
+  if (urlPath === '/server.js') return null;
+  return [ROOTS.playground, urlPath.slice(1)];
+}
+
+// Resolves rel inside root; null when the result would leave root (`..`, absolute paths, NUL,
+// backslashes, or a symlink pointing outside).
+async function safeResolve(root, rel) {
+  if (rel.includes('\0') || rel.includes('\\')) return null;
+  const segments = rel.split('/');
+  if (segments.some((s) => s === '..' || s === '.')) return null;
+  const full = path.resolve(root, rel);
+  if (full !== root && !full.startsWith(root + path.sep)) return null;
+  try {
+    const [realRoot, realFull] = await Promise.all([fsp.realpath(root), fsp.realpath(full)]);
+    if (realFull !== realRoot && !realFull.startsWith(realRoot + path.sep)) return null;
+    return realFull;
+  } catch {
+    return full; // does not exist: the caller answers 404
+  }
+}
+
+async function listExamples() {
+  const found = [];
+  async function walk(dir) {
+    let entries;
+    try {
+      entries = await fsp.readdir(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const full = path.join(dir, e.name);
+      if (e.isDirectory()) await walk(full);
+      else if (e.isFile() && e.name.endsWith('.fxw')) found.push(full);
+    }
+  }
+  await walk(ROOTS.examples);
+  found.sort();
+  // Name is the file's stem; when two folders hold the same stem, the later ones get their
+  // folder-qualified name so every `?model=NAME` stays unambiguous.
+  const seen = new Set();
+  const list = [];
+  for (const full of found) {
+    const rel = path.relative(ROOTS.examples, full).split(path.sep).join('/');
+    let name = path.basename(full, '.fxw');
+    if (seen.has(name)) name = rel.slice(0, -'.fxw'.length);
+    seen.add(name);
+    const { size } = await fsp.stat(full);
+    list.push({ name, path: `/examples/${rel}`, bytes: size });
+  }
+  return list;
+}
+
+function send(res, status, body, type = 'text/plain; charset=utf-8', head = false) {
+  const buf = Buffer.from(body);
+  res.writeHead(status, {
+    ...ISOLATION_HEADERS,
+    'Content-Type': type,
+    'Content-Length': buf.length,
+    'Cache-Control': 'no-cache',
+  });
+  res.end(head ? undefined : buf);
+}
+
+async function handle(req, res) {
+  const head = req.method === 'HEAD';
+  if (req.method !== 'GET' && !head) {
+    res.setHeader('Allow', 'GET, HEAD');
+    return send(res, 405, 'method not allowed\n', undefined, head);
+  }
+  let urlPath;
+  try {
+    urlPath = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
+  } catch {
+    return send(res, 400, 'bad request\n', undefined, head);
+  }
+  if (urlPath === '/examples.json') {
+    const list = await listExamples();
+    return send(res, 200, JSON.stringify(list, null, 2) + '\n', MIME['.json'], head);
+  }
+  const target = route(urlPath);
+  if (!target) return send(res, 404, 'not found\n', undefined, head);
+  const file = await safeResolve(...target);
+  if (!file) return send(res, 403, 'forbidden\n', undefined, head);
+  let stat;
+  try {
+    stat = await fsp.stat(file);
+  } catch {
+    return send(res, 404, 'not found\n', undefined, head);
+  }
+  if (!stat.isFile()) return send(res, 404, 'not found\n', undefined, head);
+  res.writeHead(200, {
+    ...ISOLATION_HEADERS,
+    'Content-Type': file.endsWith('.d.ts') ? MIME['.d.ts'] : mimeFor(file),
+    'Content-Length': stat.size,
+    'Cache-Control': 'no-cache',
+  });
+  if (head) return res.end();
+  const stream = fs.createReadStream(file);
+  stream.on('error', () => res.destroy());
+  stream.pipe(res);
+}
+
+/**
+ * Starts the playground server. `port: 0` picks a free port.
+ * @returns {Promise<{url: string, port: number, close: () => Promise<void>}>}
+ */
+export function startServer({ port = 8080, host = '127.0.0.1' } = {}) {
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((err) => {
+      if (!res.headersSent) send(res, 500, `internal error: ${err.message}\n`);
+      else res.destroy();
+    });
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const actual = server.address().port;
+      const url = `http://${host}:${actual}/`;
+      const close = () =>
+        new Promise((done) => {
+          server.close(() => done());
+          server.closeAllConnections?.();
+        });
+      resolve({ url, port: actual, close, server });
+    });
+  });
+}
+
+function parsePort(argv, env) {
+  const i = argv.indexOf('--port');
+  const fromArg = i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith('--port='))?.slice(7);
+  const raw = fromArg ?? env.PORT ?? '8080';
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`invalid port '${raw}' (expected 0-65535; 0 picks a free port)`);
+  }
+  return port;
+}
+
+const isMain = process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href;
+if (isMain) {
+  try {
+    const port = parsePort(process.argv.slice(2), process.env);
+    const { url } = await startServer({ port, host: process.env.HOST || '127.0.0.1' });
+    console.log(`fxwasm playground: ${url}`);
+  } catch (err) {
+    console.error(`fxwasm: error: ${err.message}`);
+    process.exit(2);
+  }
+}
