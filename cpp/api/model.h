@@ -57,4 +57,7 @@ class Model {
   std::unique_ptr<Interpreter> interpreter_;
 };
 
+// A profiled run as JSON: [{op, name, target, shape (null unless a tensor), dtype, result, ms}] in run order.
+std::string profile_json(const Profile& profile);
+
 }  // namespace fx

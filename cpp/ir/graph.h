@@ -38,15 +38,17 @@ class Graph {
   Node* output(Value result, std::string type_expr = {});
 
   // Insertion point, as FX's `with graph.inserting_before(n):`. The guard restores the old point.
+  // As in FX, inserting_after(n) puts each new node right after n, so several come out in reverse order.
   class InsertGuard {
    public:
-    InsertGuard(Graph& g, Node* before);
+    InsertGuard(Graph& g, Node* anchor, bool after = false);  // new nodes go before (or after) anchor
     ~InsertGuard();
     InsertGuard(const InsertGuard&) = delete;
     InsertGuard& operator=(const InsertGuard&) = delete;
    private:
     Graph& g_;
     Node* saved_;
+    Node* saved_after_;
   };
   InsertGuard inserting_before(Node* n);               // nullptr: at the start
   InsertGuard inserting_after(Node* n);                // nullptr: at the end
@@ -78,7 +80,8 @@ class Graph {
   std::unordered_map<const Node*, std::unique_ptr<Node>> owned_;
   std::unordered_map<std::string, Node*> by_name_;
   size_t count_ = 0;
-  Node* insert_before_;  // new nodes go just before this (root_ = append)
+  Node* insert_before_;  // new nodes go just before this (root_ = append)...
+  Node* insert_after_ = nullptr;  // ...unless this is set: then just after it (FX's n.append)
   Namespace names_;
 };
 

@@ -25,4 +25,8 @@ class Namespace {
 // '.' → '_' and camelCase → snake_case as _snake_case does.
 std::string candidate_name_for_target(const std::string& op_name, const std::string& target);
 
+// Whether a call_function target names a torch.ops operator (an OpOverload or OpOverloadPacket):
+// "aten.add.Tensor", "prims.convert_element_type.default", "torch.ops.aten.relu.default".
+bool is_op_overload_target(const std::string& target);
+
 }  // namespace fx

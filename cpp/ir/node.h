@@ -75,6 +75,8 @@ class Node {
   Node(Graph* graph, Op op, std::string name, std::string target);
   void add_uses();
   void remove_uses();
+  // Sets both, as torch's _update_args_kwargs: users updated, torch.Size arguments stored as plain tuples.
+  void assign_args_kwargs(ValueList args, Kwargs kwargs);
 
   Graph* graph_;
   Op op_;

@@ -20,7 +20,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..', '..');
 
-const ROOTS = {
+const DEFAULT_ROOTS = {
   playground: here,
   src: path.join(repoRoot, 'web', 'src'),
   dist: path.join(repoRoot, 'web', 'dist'),
@@ -56,24 +56,24 @@ function mimeFor(file) {
 }
 
 // Maps a URL path to [root, path relative to it], or null when no route serves it.
-function route(urlPath) {
-  if (urlPath === '/' || urlPath === '/index.html') return [ROOTS.playground, 'index.html'];
+function route(roots, urlPath) {
+  if (urlPath === '/' || urlPath === '/index.html') return [roots.playground, 'index.html'];
   const prefixes = [
-    ['/web/src/', ROOTS.src],
-    ['/web/dist/', ROOTS.dist],
-    ['/examples/', ROOTS.examples],
+    ['/web/src/', roots.src],
+    ['/web/dist/', roots.dist],
+    ['/examples/', roots.examples],
   ];
   for (const [prefix, root] of prefixes) {
     if (urlPath.startsWith(prefix)) {
       const rel = urlPath.slice(prefix.length);
       // Only the model files are published from examples/ (not the scripts that made them).
-      if (root === ROOTS.examples && !rel.endsWith('.fxw')) return null;
+      if (root === roots.examples && !rel.endsWith('.fxw')) return null;
       return [root, rel];
     }
   }
   // server.js is the server, not part of the page.
   if (urlPath === '/server.js') return null;
-  return [ROOTS.playground, urlPath.slice(1)];
+  return [roots.playground, urlPath.slice(1)];
 }
 
 // Resolves rel inside root; null when the result would leave root (`..`, absolute paths, NUL,
@@ -93,7 +93,7 @@ async function safeResolve(root, rel) {
   }
 }
 
-async function listExamples() {
+async function listExamples(roots) {
   const found = [];
   async function walk(dir) {
     let entries;
@@ -108,21 +108,21 @@ async function listExamples() {
       else if (e.isFile() && e.name.endsWith('.fxw')) found.push(full);
     }
   }
-  await walk(ROOTS.examples);
+  await walk(roots.examples);
   found.sort();
   // Name is the file's stem; when two folders hold the same stem, the later ones get their
   // folder-qualified name so every `?model=NAME` stays unambiguous.
   const seen = new Set();
   const list = [];
   for (const full of found) {
-    const rel = path.relative(ROOTS.examples, full).split(path.sep).join('/');
+    const rel = path.relative(roots.examples, full).split(path.sep).join('/');
     let name = path.basename(full, '.fxw');
     if (seen.has(name)) name = rel.slice(0, -'.fxw'.length);
     seen.add(name);
     const { size } = await fsp.stat(full);
     list.push({ name, path: `/examples/${rel}`, bytes: size });
   }
-  return list;
+  return list.sort((a, b) => a.name.localeCompare(b.name));
 }
 
 function send(res, status, body, type = 'text/plain; charset=utf-8', head = false) {
@@ -136,7 +136,7 @@ function send(res, status, body, type = 'text/plain; charset=utf-8', head = fals
   res.end(head ? undefined : buf);
 }
 
-async function handle(req, res) {
+async function handle(roots, req, res) {
   const head = req.method === 'HEAD';
   if (req.method !== 'GET' && !head) {
     res.setHeader('Allow', 'GET, HEAD');
@@ -149,10 +149,10 @@ async function handle(req, res) {
     return send(res, 400, 'bad request\n', undefined, head);
   }
   if (urlPath === '/examples.json') {
-    const list = await listExamples();
+    const list = await listExamples(roots);
     return send(res, 200, JSON.stringify(list, null, 2) + '\n', MIME['.json'], head);
   }
-  const target = route(urlPath);
+  const target = route(roots, urlPath);
   if (!target) return send(res, 404, 'not found\n', undefined, head);
   const file = await safeResolve(...target);
   if (!file) return send(res, 403, 'forbidden\n', undefined, head);
@@ -176,12 +176,18 @@ async function handle(req, res) {
 }
 
 /**
- * Starts the playground server. `port: 0` picks a free port.
+ * Starts the playground server. `port: 0` picks a free port. `distDir` / `examplesDir` serve another
+ * wasm build or examples folder (e.g. a test's own build) in place of web/dist/ and examples/.
  * @returns {Promise<{url: string, port: number, close: () => Promise<void>}>}
  */
-export function startServer({ port = 8080, host = '127.0.0.1' } = {}) {
+export function startServer({ port = 8080, host = '127.0.0.1', distDir, examplesDir } = {}) {
+  const roots = {
+    ...DEFAULT_ROOTS,
+    ...(distDir ? { dist: path.resolve(distDir) } : {}),
+    ...(examplesDir ? { examples: path.resolve(examplesDir) } : {}),
+  };
   const server = http.createServer((req, res) => {
-    handle(req, res).catch((err) => {
+    handle(roots, req, res).catch((err) => {
       if (!res.headersSent) send(res, 500, `internal error: ${err.message}\n`);
       else res.destroy();
     });
@@ -220,7 +226,8 @@ if (isMain) {
     const { url } = await startServer({ port, host: process.env.HOST || '127.0.0.1' });
     console.log(`fxwasm playground: ${url}`);
   } catch (err) {
-    console.error(`fxwasm: error: ${err.message}`);
+    const why = err.code === 'EADDRINUSE' ? `port ${err.port} is in use (set PORT=… or pass --port 0 for a free one)` : err.message;
+    console.error(`fxwasm: error: ${why}`);
     process.exit(2);
   }
 }

@@ -1,0 +1,187 @@
+// The JavaScript facade over cpp/api/model.h — the only file that includes Emscripten headers.
+// Rules: no C++ exception ever crosses into JS (each bound function catches everything and answers
+// {"ok":false,"message","node"}); every answer is a JSON string (web/src/errors.js unwraps it); tensor
+// and file bytes stay in the wasm heap and are described by (ptr, nbytes) for JS to copy, kept alive
+// until JS calls fx_release.
+#include <emscripten/bind.h>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <new>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "api/model.h"
+#include "api/wire.h"
+#include "support/error.h"
+
+namespace fx {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+struct Entry {
+  std::unique_ptr<Model> model;
+  std::vector<Tensor> pending_tensors;  // outputs described to JS, until fx_release
+  std::vector<uint8_t> pending_bytes;   // saved file, until fx_release
+};
+
+std::map<int, Entry>& registry() {
+  static std::map<int, Entry> entries;
+  return entries;
+}
+int next_handle = 1;
+
+Entry& entry(int handle) {
+  auto it = registry().find(handle);
+  FX_CHECK(it != registry().end(), "no model with handle " + std::to_string(handle) + " (disposed?)");
+  return it->second;
+}
+
+std::string dump(const ojson& j) { return j.dump(-1, ' ', false, ojson::error_handler_t::replace); }
+
+std::string error_reply(const std::string& message, const std::string& node = {}) {
+  ojson j{{"ok", false}, {"message", message}};
+  if (!node.empty()) j["node"] = node;
+  return dump(j);
+}
+
+// Runs `body` (which returns the reply's fields as a JSON object) and answers {"ok":true, ...fields}
+// or an error reply; nothing escapes.
+template <typename F>
+std::string guarded(F&& body) {
+  try {
+    ojson reply = body();
+    ojson out{{"ok", true}};
+    for (auto it = reply.begin(); it != reply.end(); ++it) out[it.key()] = std::move(it.value());
+    return dump(out);
+  } catch (const FxError& e) {
+    return error_reply(e.what(), e.node());
+  } catch (const std::bad_alloc&) {
+    return error_reply("out of memory");
+  } catch (const std::exception& e) {
+    return error_reply(std::string("internal error: ") + e.what());
+  } catch (...) {
+    return error_reply("internal error: unknown exception");
+  }
+}
+
+// Splices an already-serialised JSON document into a reply without parsing it again.
+std::string guarded_raw(const std::string& key, const std::function<std::string()>& body) {
+  try {
+    const std::string doc = body();
+    return "{\"ok\":true,\"" + key + "\":" + doc + "}";
+  } catch (const FxError& e) {
+    return error_reply(e.what(), e.node());
+  } catch (const std::bad_alloc&) {
+    return error_reply("out of memory");
+  } catch (const std::exception& e) {
+    return error_reply(std::string("internal error: ") + e.what());
+  } catch (...) {
+    return error_reply("internal error: unknown exception");
+  }
+}
+
+std::string fx_load(uintptr_t ptr, size_t size, std::string source) {
+  return guarded([&] {
+    auto model = Model::load(reinterpret_cast<const uint8_t*>(ptr), size, source);
+    const int handle = next_handle++;
+    registry()[handle].model = std::move(model);
+    return ojson{{"handle", handle}};
+  });
+}
+
+std::string fx_tabular(int handle) {
+  return guarded([&] { return ojson{{"text", entry(handle).model->print_tabular()}}; });
+}
+
+std::string fx_code(int handle) {
+  return guarded([&] { return ojson{{"text", entry(handle).model->code()}}; });
+}
+
+std::string fx_graph(int handle) {
+  return guarded_raw("graph", [&] { return entry(handle).model->graph_json(); });
+}
+
+std::string fx_info(int handle) {
+  return guarded_raw("info", [&] { return entry(handle).model->info_json(); });
+}
+
+std::string fx_run(int handle, std::string inputs_json, bool with_profile) {
+  return guarded([&] {
+    Entry& e = entry(handle);
+    const nlohmann::json inputs = nlohmann::json::parse(inputs_json);
+    FX_CHECK(inputs.is_array(), "run: inputs must be an array");
+    std::vector<Object> args;
+    for (const auto& x : inputs) args.push_back(object_from_wire(x));
+    Profile profile;
+    const Object out = e.model->run(args, with_profile ? &profile : nullptr);
+    e.pending_tensors.clear();
+    ojson reply{{"outputs", object_to_wire(out, e.pending_tensors)}};
+    if (with_profile) reply["profile"] = ojson::parse(profile_json(profile));
+    return reply;
+  });
+}
+
+std::string fx_reference(int handle) {
+  return guarded([&] {
+    Entry& e = entry(handle);
+    const Reference& ref = e.model->graph_module().reference();
+    if (!ref.present) return ojson{{"present", false}};
+    e.pending_tensors.clear();
+    ojson inputs = ojson::array();
+    for (const Object& x : ref.inputs) inputs.push_back(object_to_wire(x, e.pending_tensors));
+    return ojson{{"present", true}, {"inputs", std::move(inputs)},
+                 {"outputs", object_to_wire(ref.outputs, e.pending_tensors)}};
+  });
+}
+
+std::string fx_check(int handle, double rtol, double atol) {
+  return guarded_raw("report", [&] { return entry(handle).model->check(rtol, atol).to_json(); });
+}
+
+std::string fx_save(int handle) {
+  return guarded([&] {
+    Entry& e = entry(handle);
+    e.pending_bytes = e.model->save();
+    return ojson{{"ptr", static_cast<uint64_t>(reinterpret_cast<uintptr_t>(e.pending_bytes.data()))},
+                 {"nbytes", e.pending_bytes.size()}};
+  });
+}
+
+std::string fx_release(int handle) {
+  return guarded([&] {
+    Entry& e = entry(handle);
+    e.pending_tensors.clear();
+    e.pending_tensors.shrink_to_fit();
+    std::vector<uint8_t>().swap(e.pending_bytes);
+    return ojson::object();
+  });
+}
+
+std::string fx_dispose(int handle) {
+  return guarded([&] {
+    registry().erase(handle);
+    return ojson::object();
+  });
+}
+
+}  // namespace
+}  // namespace fx
+
+EMSCRIPTEN_BINDINGS(fxwasm) {
+  emscripten::function("fx_load", &fx::fx_load);
+  emscripten::function("fx_tabular", &fx::fx_tabular);
+  emscripten::function("fx_code", &fx::fx_code);
+  emscripten::function("fx_graph", &fx::fx_graph);
+  emscripten::function("fx_info", &fx::fx_info);
+  emscripten::function("fx_run", &fx::fx_run);
+  emscripten::function("fx_reference", &fx::fx_reference);
+  emscripten::function("fx_check", &fx::fx_check);
+  emscripten::function("fx_save", &fx::fx_save);
+  emscripten::function("fx_release", &fx::fx_release);
+  emscripten::function("fx_dispose", &fx::fx_dispose);
+}

@@ -1,0 +1,176 @@
+// The f32 GEMM driver: B packing, the loop nest around the micro-kernel, edge tiles, and the choice of
+// micro-kernel for this build (SIMD128 when compiled with it, else the portable one).
+//
+// Loop nest: for each block of kGemmMC rows of A, for each NR-wide panel of B, for each K block, for each
+// MR-row tile of the row block. The panel block (≤ kGemmKC × NR floats) stays in L1 while the row tiles
+// stream over it from L2. Unpacked B is packed one panel at a time right before use, so f32_gemm needs only
+// a K × NR scratch buffer (a tall A repacks B once per row block: K·N copies per 2·128·K·N flops).
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "kernels/gemm_f32_ukernel.h"
+#include "support/error.h"
+
+namespace fx {
+namespace {
+
+constexpr size_t NR = kGemmNR;
+constexpr size_t MR = kGemmMR;
+
+size_t panel_count(size_t N) { return (N + NR - 1) / NR; }
+
+// One panel from B [K, N]; b points at column j·NR, nc ≤ NR columns are real, the rest zero.
+void pack_panel_kn(size_t K, size_t nc, const float* b, size_t ldb, float* dst) {
+  for (size_t k = 0; k < K; ++k, dst += NR) {
+    std::memcpy(dst, b + k * ldb, nc * sizeof(float));
+    std::fill(dst + nc, dst + NR, 0.0f);
+  }
+}
+
+// One panel from Bt [N, K]; bt points at row j·NR.
+void pack_panel_nk(size_t K, size_t nc, const float* bt, size_t ldbt, float* dst) {
+  for (size_t k = 0; k < K; ++k, dst += NR) {
+    for (size_t c = 0; c < nc; ++c) dst[c] = bt[c * ldbt + k];
+    std::fill(dst + nc, dst + NR, 0.0f);
+  }
+}
+
+GemmUkernelFn default_ukernel() {
+#if defined(__wasm_simd128__)
+  return f32_gemm_ukernel__wasmsimd_4x8;
+#else
+  return f32_gemm_ukernel__generic_4x8;
+#endif
+}
+
+void check_gemm_strides(size_t M, size_t N, size_t K, size_t lda, size_t ldc) {
+  FX_CHECK(M <= 1 || lda >= K, "f32_gemm: lda (" + std::to_string(lda) + ") < K (" + std::to_string(K) + ")");
+  FX_CHECK(M <= 1 || ldc >= N, "f32_gemm: ldc (" + std::to_string(ldc) + ") < N (" + std::to_string(N) + ")");
+}
+
+// Rows [m0, m_end) of C times panel j of packed B (w), every K block. clamp: whether p asks for one.
+void gemm_row_block_panel(GemmUkernelFn ukernel, size_t m0, size_t m_end, size_t N, size_t K, size_t j,
+                          const float* A, size_t lda, const float* w, float* C, size_t ldc,
+                          const GemmParams& p, bool clamp) {
+  const size_t n0 = j * NR;
+  const size_t nc = std::min(NR, N - n0);
+  // The micro-kernel reads NR bias values: the last, partial panel gets a zero-padded copy.
+  float bias_tail[NR] = {};
+  const float* bias = nullptr;
+  if (p.bias) {
+    if (nc == NR) {
+      bias = p.bias + n0;
+    } else {
+      std::copy(p.bias + n0, p.bias + N, bias_tail);
+      bias = bias_tail;
+    }
+  }
+  const size_t k_blocks = std::max<size_t>(1, (K + kGemmKC - 1) / kGemmKC);  // K = 0 still runs the epilogue
+  for (size_t kb = 0; kb < k_blocks; ++kb) {
+    const size_t k0 = kb * kGemmKC;
+    const size_t kc = std::min(kGemmKC, K - k0);
+    const bool first = kb == 0;
+    const GemmUkernelParams up{first ? bias : nullptr, first ? p.beta : 1.0f, clamp && kb + 1 == k_blocks,
+                               p.min, p.max};
+    for (size_t i0 = m0; i0 < m_end; i0 += MR) {
+      const size_t mr = std::min(MR, m_end - i0);
+      const float* a = A + i0 * lda + k0;
+      float* c = C + i0 * ldc + n0;
+      if (nc == NR) {
+        ukernel(mr, kc, a, lda, w + k0 * NR, c, ldc, up);
+        continue;
+      }
+      // Right edge: compute a full-width tile into a local buffer and copy out the nc real columns,
+      // so the micro-kernel never touches C past column N.
+      float tile[MR * NR] = {};
+      if (up.beta != 0.0f)
+        for (size_t i = 0; i < mr; ++i) std::copy(c + i * ldc, c + i * ldc + nc, tile + i * NR);
+      ukernel(mr, kc, a, lda, w + k0 * NR, tile, NR, up);
+      for (size_t i = 0; i < mr; ++i) std::copy(tile + i * NR, tile + i * NR + nc, c + i * ldc);
+    }
+  }
+}
+
+// The loop nest; panel(j) returns panel j of packed B (packing it first when B is not prepacked).
+template <class PanelFn>
+void gemm_loops(GemmUkernelFn ukernel, size_t M, size_t N, size_t K, const float* A, size_t lda,
+                PanelFn panel, float* C, size_t ldc, const GemmParams& p) {
+  if (M == 0 || N == 0) return;
+  const bool clamp = !(std::isinf(p.min) && p.min < 0 && std::isinf(p.max) && p.max > 0);
+  for (size_t m0 = 0; m0 < M; m0 += kGemmMC)
+    for (size_t j = 0; j < panel_count(N); ++j)
+      gemm_row_block_panel(ukernel, m0, std::min(M, m0 + kGemmMC), N, K, j, A, lda, panel(j), C, ldc, p,
+                           clamp);
+}
+
+// Per-thread scratch for on-the-fly packing; kept between calls so steady-state GEMMs do not allocate.
+float* panel_scratch(size_t K) {
+  thread_local std::vector<float> scratch;
+  if (scratch.size() < K * NR) scratch.resize(K * NR);
+  return scratch.data();
+}
+
+}  // namespace
+
+const char* f32_gemm_ukernel_name() {
+#if defined(__wasm_simd128__)
+  return "wasmsimd_4x8";
+#else
+  return "generic_4x8";
+#endif
+}
+
+size_t f32_gemm_packed_b_size(size_t K, size_t N) { return panel_count(N) * NR * K; }
+
+void f32_gemm_pack_b(size_t K, size_t N, const float* B, size_t ldb, float* packed) {
+  FX_CHECK(K <= 1 || ldb >= N, "f32_gemm_pack_b: ldb (" + std::to_string(ldb) + ") < N (" + std::to_string(N) + ")");
+  for (size_t j = 0; j < panel_count(N); ++j)
+    pack_panel_kn(K, std::min(NR, N - j * NR), B + j * NR, ldb, packed + j * K * NR);
+}
+
+void f32_gemm_pack_bt(size_t K, size_t N, const float* Bt, size_t ldbt, float* packed) {
+  FX_CHECK(N <= 1 || ldbt >= K, "f32_gemm_pack_bt: ldbt (" + std::to_string(ldbt) + ") < K (" + std::to_string(K) + ")");
+  for (size_t j = 0; j < panel_count(N); ++j)
+    pack_panel_nk(K, std::min(NR, N - j * NR), Bt + j * NR * ldbt, ldbt, packed + j * K * NR);
+}
+
+void f32_gemm_prepacked_with(GemmUkernelFn ukernel, size_t M, size_t N, size_t K, const float* A,
+                             size_t lda, const float* packed_b, float* C, size_t ldc, const GemmParams& p) {
+  check_gemm_strides(M, N, K, lda, ldc);
+  gemm_loops(ukernel, M, N, K, A, lda, [&](size_t j) { return packed_b + j * K * NR; }, C, ldc, p);
+}
+
+void f32_gemm_prepacked(size_t M, size_t N, size_t K, const float* A, size_t lda, const float* packed_b,
+                        float* C, size_t ldc, const GemmParams& p) {
+  f32_gemm_prepacked_with(default_ukernel(), M, N, K, A, lda, packed_b, C, ldc, p);
+}
+
+void f32_gemm(size_t M, size_t N, size_t K, const float* A, size_t lda, const float* B, size_t ldb,
+              float* C, size_t ldc, const GemmParams& p) {
+  check_gemm_strides(M, N, K, lda, ldc);
+  FX_CHECK(K <= 1 || ldb >= N, "f32_gemm: ldb (" + std::to_string(ldb) + ") < N (" + std::to_string(N) + ")");
+  float* scratch = M == 0 ? nullptr : panel_scratch(K);
+  gemm_loops(default_ukernel(), M, N, K, A, lda,
+             [&](size_t j) {
+               pack_panel_kn(K, std::min(NR, N - j * NR), B + j * NR, ldb, scratch);
+               return static_cast<const float*>(scratch);
+             },
+             C, ldc, p);
+}
+
+void f32_gemm_bt(size_t M, size_t N, size_t K, const float* A, size_t lda, const float* Bt, size_t ldbt,
+                 float* C, size_t ldc, const GemmParams& p) {
+  check_gemm_strides(M, N, K, lda, ldc);
+  FX_CHECK(N <= 1 || ldbt >= K, "f32_gemm_bt: ldbt (" + std::to_string(ldbt) + ") < K (" + std::to_string(K) + ")");
+  float* scratch = M == 0 ? nullptr : panel_scratch(K);
+  gemm_loops(default_ukernel(), M, N, K, A, lda,
+             [&](size_t j) {
+               pack_panel_nk(K, std::min(NR, N - j * NR), Bt + j * NR * ldbt, ldbt, scratch);
+               return static_cast<const float*>(scratch);
+             },
+             C, ldc, p);
+}
+
+}  // namespace fx

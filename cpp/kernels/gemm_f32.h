@@ -1,0 +1,47 @@
+// f32 matrix multiply on raw pointers: C[M,N] = clamp(A[M,K]·B[K,N] + bias + beta·C). The foundation of
+// Linear, addmm/matmul and (through im2col) convolution. All matrices are row-major with explicit row strides
+// (in elements), so views and sub-blocks need no copies.
+//
+// Weights are multiplied many times: pack them once with f32_gemm_pack_b / f32_gemm_pack_bt into panels
+// the micro-kernel streams, then call f32_gemm_prepacked. f32_gemm / f32_gemm_bt pack B on the fly, one
+// panel at a time, for operands that change every call (matmul of two activations).
+#pragma once
+#include <cstddef>
+#include <limits>
+
+namespace fx {
+
+// What the kernel does after the products, in this order: + bias, + beta·C, clamp to [min, max].
+struct GemmParams {
+  const float* bias = nullptr;  // N values added to every row (Linear's bias), or none
+  float beta = 0.0f;            // 0: C is write-only (never read, so it may hold garbage or NaN)
+  // Fused activation: relu is min = 0, relu6 is [0, 6], hardtanh is [-1, 1]. NaN results pass through
+  // unclamped, as torch.clamp does.
+  float min = -std::numeric_limits<float>::infinity();
+  float max = std::numeric_limits<float>::infinity();
+};
+
+// B is [K, N]: element (k, n) at B[k * ldb + n].
+void f32_gemm(size_t M, size_t N, size_t K, const float* A, size_t lda, const float* B, size_t ldb,
+              float* C, size_t ldc, const GemmParams& p = {});
+
+// B given transposed, [N, K]: element (k, n) at Bt[n * ldbt + k] (Linear's weight, torch's x @ w.T).
+void f32_gemm_bt(size_t M, size_t N, size_t K, const float* A, size_t lda, const float* Bt, size_t ldbt,
+                 float* C, size_t ldc, const GemmParams& p = {});
+
+// Prepacked B. The layout belongs to this build (panel width, padding): size it with
+// f32_gemm_packed_b_size, fill it with a pack function, never read or write it otherwise.
+size_t f32_gemm_packed_b_size(size_t K, size_t N);  // in floats
+void f32_gemm_pack_b(size_t K, size_t N, const float* B, size_t ldb, float* packed);
+void f32_gemm_pack_bt(size_t K, size_t N, const float* Bt, size_t ldbt, float* packed);
+void f32_gemm_prepacked(size_t M, size_t N, size_t K, const float* A, size_t lda, const float* packed_b,
+                        float* C, size_t ldc, const GemmParams& p = {});
+
+// The scalar reference every fast path is tested against: plain loops, double accumulation.
+void f32_gemm_scalar(size_t M, size_t N, size_t K, const float* A, size_t lda, const float* B, size_t ldb,
+                     bool b_transposed, float* C, size_t ldc, const GemmParams& p = {});
+
+// Which micro-kernel the entries above run: "wasmsimd_4x8" or "generic_4x8".
+const char* f32_gemm_ukernel_name();
+
+}  // namespace fx

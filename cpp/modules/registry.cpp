@@ -1,0 +1,24 @@
+#include "modules/registry.h"
+
+#include "support/error.h"
+
+namespace fx {
+
+ModuleRegistry& ModuleRegistry::global() {
+  static ModuleRegistry registry;
+  return registry;
+}
+
+void ModuleRegistry::add(const std::vector<std::string>& types, ModuleBinder bind) {
+  FX_CHECK(bind != nullptr, "module registered without a binder");
+  for (const auto& t : types)
+    if (binders_.count(t)) throw FxError("module type '" + t + "' registered twice");
+  for (const auto& t : types) binders_[t] = bind;
+}
+
+ModuleBinder ModuleRegistry::find(const std::string& type) const {
+  auto it = binders_.find(type);
+  return it == binders_.end() ? nullptr : it->second;
+}
+
+}  // namespace fx

@@ -1,0 +1,243 @@
+// Binary arithmetic: add, sub (with alpha), mul, div (true, 'trunc', 'floor'), floor_divide, remainder,
+// pow — under their torch, Tensor-method, operator and aten names. Two Python numbers follow Python
+// (operator.add(2, 3) == 5, operator.truediv(1, 2) == 0.5); anything with a tensor follows torch.
+#include <cmath>
+#include <type_traits>
+
+#include "ops/elementwise.h"
+#include "ops/registry.h"
+#include "ops/schema.h"
+
+namespace fx {
+namespace {
+
+[[noreturn]] void zero_division() { throw FxError("ZeroDivisionError"); }
+
+template <typename T>
+T int_floordiv(T a, T b) {
+  if (b == 0) zero_division();
+  if constexpr (std::is_signed_v<T>) {
+    if (b == T(-1)) return wrap_sub(T(0), a);  // avoids INT_MIN / -1
+    T q = static_cast<T>(a / b);
+    if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+    return q;
+  } else {
+    return static_cast<T>(a / b);
+  }
+}
+
+template <typename T>
+T int_remainder(T a, T b) {
+  if (b == 0) zero_division();
+  if constexpr (std::is_signed_v<T>) {
+    if (b == T(-1)) return 0;
+    T r = static_cast<T>(a % b);
+    if (r != 0 && ((r < 0) != (b < 0))) r = static_cast<T>(r + b);
+    return r;
+  } else {
+    return static_cast<T>(a % b);
+  }
+}
+
+// torch's integer pow: negative exponents give 0 except for bases 1 and -1.
+template <typename T>
+T int_pow(T base, T exp) {
+  if constexpr (std::is_signed_v<T>) {
+    if (exp < 0) {
+      if (base == 1) return 1;
+      if (base == -1) return (exp % 2) ? T(-1) : T(1);
+      return 0;
+    }
+  }
+  T result = 1;
+  while (exp) {
+    if (exp & 1) result = wrap_mul(result, base);
+    exp = static_cast<T>(exp / 2);
+    base = wrap_mul(base, base);
+  }
+  return result;
+}
+
+struct Binary {
+  Operand a, b;
+  DType dtype;
+};
+
+Binary operands(const Args& args, const std::string& op) {
+  Binary r{Operand::of(args[0], op, "input"), Operand::of(args[1], op, "other"), DType::Float32};
+  r.dtype = result_type({r.a, r.b});
+  return r;
+}
+
+// add and sub: out = a ± alpha * b.
+Object add_sub(const OpCall& call, bool subtract) {
+  static const Schema add_schema("add(input|self, other, *, alpha=1)");
+  static const Schema sub_schema("sub(input|self, other, *, alpha=1)");
+  const Schema& schema = subtract ? sub_schema : add_schema;
+  Args args = schema.parse(call);
+  Number alpha = args.number(2);
+  const bool unit_alpha = !alpha.is_float() && alpha.i == 1;
+  if (is_number(args[0]) && is_number(args[1]) && unit_alpha)
+    return py_binary(subtract ? PyBinary::Sub : PyBinary::Add, args.number(0), args.number(1)).to_object();
+  Binary in = operands(args, schema.op());
+  if (subtract && (in.a.dtype() == DType::Bool || in.b.dtype() == DType::Bool))
+    throw FxError(std::string("Subtraction, the `-` operator, with ") +
+                  (in.a.dtype() == in.b.dtype() ? "two bool tensors" : "a bool tensor") +
+                  " is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` "
+                  "operator instead.");
+  if (!dtype_is_floating(in.dtype) && alpha.is_float())
+    throw FxError("For integral input tensors, argument alpha must not be a floating point number.");
+  return binary_map<false>(in.a, in.b, in.dtype, schema.op().c_str(), [&](auto tag) {
+    using T = decltype(tag);
+    const T al = number_as<T>(alpha);
+    return [al, unit_alpha, subtract](T x, T y) -> T {
+      T scaled = unit_alpha ? y : wrap_mul(al, y);
+      return subtract ? wrap_sub(x, scaled) : wrap_add(x, scaled);
+    };
+  });
+}
+
+Object add_op(const OpCall& call) { return add_sub(call, false); }
+Object sub_op(const OpCall& call) { return add_sub(call, true); }
+
+Object mul_op(const OpCall& call) {
+  static const Schema schema("mul(input|self, other)");
+  Args args = schema.parse(call);
+  if (is_number(args[0]) && is_number(args[1]))
+    return py_binary(PyBinary::Mul, args.number(0), args.number(1)).to_object();
+  Binary in = operands(args, "mul");
+  return binary_map<false>(in.a, in.b, in.dtype, "mul", [](auto tag) {
+    using T = decltype(tag);
+    return [](T x, T y) -> T { return wrap_mul(x, y); };
+  });
+}
+
+Tensor floor_divide(const Binary& in) {
+  if (in.dtype == DType::Bool) throw FxError("\"div_floor_cpu\" not implemented for 'Bool'");
+  return binary_map<false>(in.a, in.b, in.dtype, "floor_divide", [](auto tag) {
+    using T = decltype(tag);
+    return [](T x, T y) -> T {
+      if constexpr (std::is_floating_point_v<T>) {
+        if (y == 0) return x / y;  // IEEE inf/nan, as torch (Python would raise)
+        return static_cast<T>(py_float_floordiv(x, y));
+      } else {
+        return int_floordiv(x, y);
+      }
+    };
+  });
+}
+
+Object div_op(const OpCall& call) {
+  static const Schema schema("div(input|self, other, *, rounding_mode=None)");
+  Args args = schema.parse(call);
+  const std::string mode = args.is_none(2) ? "" : args.str(2);
+  if (!mode.empty() && mode != "trunc" && mode != "floor")
+    throw FxError("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '" + mode + "'");
+  if (is_number(args[0]) && is_number(args[1]) && mode.empty())
+    return py_binary(PyBinary::TrueDiv, args.number(0), args.number(1)).to_object();
+  Binary in = operands(args, "div");
+  if (mode == "floor") return floor_divide(in);
+  if (mode == "trunc") {
+    if (in.dtype == DType::Bool) throw FxError("\"div_trunc_cpu\" not implemented for 'Bool'");
+    return binary_map<false>(in.a, in.b, in.dtype, "div", [](auto tag) {
+      using T = decltype(tag);
+      return [](T x, T y) -> T {
+        if constexpr (std::is_floating_point_v<T>) return std::trunc(x / y);
+        else {
+          if (y == 0) zero_division();
+          if constexpr (std::is_signed_v<T>)
+            if (y == T(-1)) return wrap_sub(T(0), x);
+          return static_cast<T>(x / y);
+        }
+      };
+    });
+  }
+  // True division: integer and bool inputs divide in the default float dtype.
+  DType out = dtype_is_floating(in.dtype) ? in.dtype : kDefaultFloat;
+  return binary_map<false>(in.a, in.b, out, "div", [](auto tag) {
+    using T = decltype(tag);
+    return [](T x, T y) -> T { return x / y; };
+  });
+}
+
+Object floordiv_op(const OpCall& call) {
+  static const Schema schema("floor_divide(input|self, other)");
+  Args args = schema.parse(call);
+  if (is_number(args[0]) && is_number(args[1]))
+    return py_binary(PyBinary::FloorDiv, args.number(0), args.number(1)).to_object();
+  return floor_divide(operands(args, "floor_divide"));
+}
+
+Object remainder_op(const OpCall& call) {
+  static const Schema schema("remainder(input|self, other)");
+  Args args = schema.parse(call);
+  if (is_number(args[0]) && is_number(args[1]))
+    return py_binary(PyBinary::Mod, args.number(0), args.number(1)).to_object();
+  Binary in = operands(args, "remainder");
+  if (in.dtype == DType::Bool) throw FxError("\"remainder_cpu\" not implemented for 'Bool'");
+  return binary_map<false>(in.a, in.b, in.dtype, "remainder", [](auto tag) {
+    using T = decltype(tag);
+    return [](T x, T y) -> T {
+      if constexpr (std::is_floating_point_v<T>) {
+        T mod = std::fmod(x, y);
+        if (mod != 0 && ((y < 0) != (mod < 0))) mod += y;
+        return mod;
+      } else {
+        return int_remainder(x, y);
+      }
+    };
+  });
+}
+
+Object pow_op(const OpCall& call) {
+  static const Schema schema("pow(input|self, exponent)");
+  Args args = schema.parse(call);
+  if (is_number(args[0]) && is_number(args[1]))
+    return py_binary(PyBinary::Pow, args.number(0), args.number(1)).to_object();
+  Binary in = operands(args, "pow");
+  if (in.dtype == DType::Bool) throw FxError("\"pow\" not implemented for 'Bool'");
+  if (!dtype_is_floating(in.dtype) && in.b.is_scalar && in.b.number.i < 0)
+    throw FxError("Integers to negative integer powers are not allowed.");
+  return binary_map<false>(in.a, in.b, in.dtype, "pow", [](auto tag) {
+    using T = decltype(tag);
+    return [](T x, T y) -> T {
+      if constexpr (std::is_floating_point_v<T>) return std::pow(x, y);
+      else return int_pow(x, y);
+    };
+  });
+}
+
+// torch.X, torch.Tensor.X, method X and the aten overloads FX records for op X.
+OpDef arith_def(const std::string& n, OpFn fn, std::vector<std::string> functions,
+                std::vector<std::string> methods) {
+  OpDef d{"torch." + n, std::move(functions), std::move(methods), fn};
+  d.functions.push_back("torch.Tensor." + n);
+  d.methods.push_back(n);
+  return d;
+}
+
+const OpRegistrar reg_add{arith_def("add", add_op, {"operator.add", "aten.add.Tensor", "aten.add.Scalar"},
+                                    {"__add__", "__radd__"})};
+const OpRegistrar reg_sub{arith_def("sub", sub_op,
+                                    {"operator.sub", "torch.subtract", "aten.sub.Tensor", "aten.sub.Scalar"},
+                                    {"subtract", "__sub__"})};
+const OpRegistrar reg_mul{arith_def("mul", mul_op,
+                                    {"operator.mul", "torch.multiply", "aten.mul.Tensor", "aten.mul.Scalar"},
+                                    {"multiply", "__mul__", "__rmul__"})};
+const OpRegistrar reg_div{arith_def("div", div_op,
+                                    {"operator.truediv", "torch.divide", "torch.true_divide", "torch.Tensor.divide",
+                                     "torch.Tensor.true_divide", "aten.div.Tensor", "aten.div.Scalar",
+                                     "aten.div.Tensor_mode", "aten.div.Scalar_mode"},
+                                    {"divide", "true_divide", "__truediv__"})};
+const OpRegistrar reg_floordiv{arith_def("floor_divide", floordiv_op,
+                                         {"operator.floordiv", "aten.floor_divide.default"}, {"__floordiv__"})};
+const OpRegistrar reg_remainder{arith_def("remainder", remainder_op,
+                                          {"operator.mod", "aten.remainder.Tensor", "aten.remainder.Scalar"},
+                                          {"__mod__"})};
+const OpRegistrar reg_pow{arith_def("pow", pow_op,
+                                    {"operator.pow", "aten.pow.Tensor_Tensor", "aten.pow.Tensor_Scalar",
+                                     "aten.pow.Scalar"},
+                                    {"__pow__"})};
+
+}  // namespace
+}  // namespace fx

@@ -1,0 +1,45 @@
+// Dtype dispatch: the one place a runtime DType becomes a C++ element type (rule: dispatch once, at the
+// op layer; kernels are monomorphic). `f` is called with a value of the element type as a tag.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "kernels/half.h"
+#include "support/error.h"
+#include "tensor/dtype.h"
+
+namespace fx {
+
+// The dtypes kernels compute in. float16/bfloat16 are stored, not computed: ops widen them to float32.
+template <typename F>
+decltype(auto) dispatch_compute(DType t, const char* op, F&& f) {
+  switch (t) {
+    case DType::Float32: return f(float{});
+    case DType::Float64: return f(double{});
+    case DType::Int64: return f(int64_t{});
+    case DType::Int32: return f(int32_t{});
+    case DType::Int16: return f(int16_t{});
+    case DType::Int8: return f(int8_t{});
+    case DType::UInt8: return f(uint8_t{});
+    case DType::Bool: return f(bool{});
+    default: break;
+  }
+  throw FxError(std::string(op) + ": no kernel for dtype " + dtype_name(t));
+}
+
+// Every storage dtype, including the half types (for casts and copies).
+template <typename F>
+decltype(auto) dispatch_all(DType t, F&& f) {
+  switch (t) {
+    case DType::Float16: return f(Half{});
+    case DType::BFloat16: return f(BFloat16{});
+    default: return dispatch_compute(t, "dispatch", std::forward<F>(f));
+  }
+}
+
+// The dtype a kernel computes `t` in: float32 for the half types, `t` otherwise.
+inline DType compute_dtype(DType t) {
+  return (t == DType::Float16 || t == DType::BFloat16) ? DType::Float32 : t;
+}
+
+}  // namespace fx

@@ -1,0 +1,97 @@
+// The shared shape of elementwise ops: operands are tensors or Python numbers; the result dtype follows
+// torch's promotion; inputs are cast to the compute dtype, broadcast as views (no copies) and handed to
+// the scalar kernels. An op supplies a "maker": called once with a tag of the compute type T, it returns
+// the per-element function (so per-call constants such as `alpha` are converted to T once).
+#pragma once
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "kernels/elementwise_scalar.h"
+#include "ops/dispatch.h"
+#include "ops/number.h"
+#include "ops/tensor_util.h"
+#include "tensor/broadcast.h"
+#include "tensor/promote.h"
+
+namespace fx {
+
+struct Operand {
+  bool is_scalar = false;  // a Python number
+  Number number;   // when is_scalar
+  Tensor tensor;   // otherwise
+
+  static Operand of(const Object& o, const std::string& op, const std::string& arg);
+  DType dtype() const { return is_scalar ? scalar_kind_dtype(number.kind) : tensor.dtype(); }
+  // As a tensor of `dtype` (a zero-dim tensor for a number).
+  Tensor as(DType dtype) const { return is_scalar ? scalar_tensor(number, dtype) : to_dtype(tensor, dtype); }
+};
+
+DType result_type(const std::vector<Operand>& operands);
+
+// out = f(a, b) over the broadcast shape, computed in `compute`. kBoolOut: the function returns bool
+// (comparisons), else the output has dtype `compute` (float16/bfloat16 computed in float32, rounded once).
+template <bool kBoolOut, typename Maker>
+Tensor binary_map(const Operand& a, const Operand& b, DType compute, const char* op, Maker&& make) {
+  const DType kdt = compute_dtype(compute);
+  // Numbers become `compute` first (a float16 op rounds its scalar to float16, as torch does).
+  Tensor ta = to_dtype(a.as(compute), kdt), tb = to_dtype(b.as(compute), kdt);
+  Shape shape = broadcast_shapes(ta.shape(), tb.shape());
+  Shape sa = broadcast_strides(ta, shape), sb = broadcast_strides(tb, shape);
+  Tensor out = Tensor::empty(shape, kBoolOut ? DType::Bool : kdt);
+  dispatch_compute(kdt, op, [&](auto tag) {
+    using T = decltype(tag);
+    using R = std::conditional_t<kBoolOut, bool, T>;
+    auto fn = make(tag);
+    kernels::binary_strided(static_cast<int>(shape.size()), shape.data(), ta.data<T>(), sa.data(),
+                            tb.data<T>(), sb.data(), out.data<R>(),
+                            [&](T x, T y) { return static_cast<R>(fn(x, y)); });
+  });
+  return (kBoolOut || kdt == compute) ? out : to_dtype(out, compute);
+}
+
+// out = f(x) elementwise, computed in `compute`; the output has dtype `compute` (or bool for kBoolOut).
+template <bool kBoolOut, typename Maker>
+Tensor unary_map(const Tensor& x, DType compute, const char* op, Maker&& make) {
+  const DType kdt = compute_dtype(compute);
+  Tensor tx = to_dtype(x, kdt);
+  Tensor out = Tensor::empty(tx.shape(), kBoolOut ? DType::Bool : kdt);
+  dispatch_compute(kdt, op, [&](auto tag) {
+    using T = decltype(tag);
+    using R = std::conditional_t<kBoolOut, bool, T>;
+    auto fn = make(tag);
+    kernels::unary_strided(static_cast<int>(tx.dim()), tx.shape().data(), tx.data<T>(), tx.strides().data(),
+                           out.data<R>(), [&](T v) { return static_cast<R>(fn(v)); });
+  });
+  return (kBoolOut || kdt == compute) ? out : to_dtype(out, compute);
+}
+
+// Wrapping integer arithmetic (torch wraps on overflow; signed overflow is undefined in C++).
+template <typename T>
+inline T wrap_add(T a, T b) {
+  if constexpr (std::is_integral_v<T> && sizeof(T) >= 4)
+    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) + static_cast<std::make_unsigned_t<T>>(b));
+  else return static_cast<T>(a + b);
+}
+template <typename T>
+inline T wrap_sub(T a, T b) {
+  if constexpr (std::is_integral_v<T> && sizeof(T) >= 4)
+    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) - static_cast<std::make_unsigned_t<T>>(b));
+  else return static_cast<T>(a - b);
+}
+template <typename T>
+inline T wrap_mul(T a, T b) {
+  if constexpr (std::is_same_v<T, bool>) return a && b;
+  else if constexpr (std::is_integral_v<T> && sizeof(T) >= 4)
+    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) * static_cast<std::make_unsigned_t<T>>(b));
+  else return static_cast<T>(a * b);
+}
+
+// A Number converted to the compute type T (alpha, exponents).
+template <typename T>
+inline T number_as(Number n) {
+  if constexpr (std::is_same_v<T, bool>) return n.is_float() ? n.d != 0 : n.i != 0;
+  else return n.is_float() ? static_cast<T>(n.d) : static_cast<T>(n.i);
+}
+
+}  // namespace fx

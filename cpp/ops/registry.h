@@ -1,0 +1,63 @@
+// The op registry: every op the runtime can run, under every name FX can spell it with. An entry has a
+// canonical name ("torch.abs"), call_function aliases ("aten.abs.default", "torch.Tensor.abs",
+// "operator.abs"), call_method names ("abs") and one function that runs it. Ops register themselves
+// from their own files (ops/unary_math.cpp, ...) through a static OpRegistrar, as ONNX Runtime's kernel
+// files end with their registration; the fxcore OBJECT library keeps those statics in every link.
+#pragma once
+#include <deque>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "ir/node.h"
+#include "module/object.h"
+
+namespace fx {
+
+// One call: arguments already evaluated to runtime Objects, in the order and names FX recorded them.
+// For call_method the tensor the method is called on is args[0] (as in FX).
+struct OpCall {
+  const Node* node = nullptr;  // for messages; null when an op is called directly (tests, other ops)
+  std::vector<Object> args;
+  std::vector<std::pair<std::string, Object>> kwargs;
+};
+
+using OpFn = Object (*)(const OpCall&);
+
+struct OpDef {
+  std::string name;                    // canonical call_function target, e.g. "torch.add"
+  std::vector<std::string> functions;  // further call_function targets
+  std::vector<std::string> methods;    // call_method names
+  OpFn run = nullptr;
+};
+
+class OpRegistry {
+ public:
+  static OpRegistry& global();
+
+  // Registers `def` under its name and every alias; FxError if any name is already taken.
+  const OpDef& add(OpDef def);
+  // nullptr when unknown.
+  const OpDef* find_function(const std::string& target) const;
+  const OpDef* find_method(const std::string& name) const;
+  // By FX call kind: CallFunction looks up functions, CallMethod methods; other kinds give nullptr.
+  const OpDef* find(Op op, const std::string& target) const;
+  const std::deque<OpDef>& all() const { return defs_; }
+
+  // Calls an op by call_function target (FxError when unknown): for ops built from other ops and tests.
+  Object call(const std::string& target, std::vector<Object> args,
+              std::vector<std::pair<std::string, Object>> kwargs = {}) const;
+
+ private:
+  std::deque<OpDef> defs_;  // a deque keeps entries in place as more register
+  std::unordered_map<std::string, const OpDef*> functions_;
+  std::unordered_map<std::string, const OpDef*> methods_;
+};
+
+// `static const OpRegistrar reg{OpDef{...}};` at the end of an op file.
+struct OpRegistrar {
+  explicit OpRegistrar(OpDef def) { OpRegistry::global().add(std::move(def)); }
+};
+
+}  // namespace fx

@@ -1,0 +1,114 @@
+// Elementwise unary ops: abs, neg and relu keep the dtype; exp, log, sqrt, sin, cos, tanh, sigmoid
+// compute in floating point (an integer or bool input gives the default float32, as torch does).
+#include <cmath>
+#include <type_traits>
+
+#include "ops/elementwise.h"
+#include "ops/registry.h"
+#include "ops/schema.h"
+
+namespace fx {
+namespace {
+
+// abs/neg on Python numbers follow Python (operator.abs(-2) == 2); tensors go through the kernels.
+Object abs_op(const OpCall& call) {
+  static const Schema schema("abs(input|self)");
+  Args a = schema.parse(call);
+  if (is_number(a[0])) return py_abs(a.number(0)).to_object();
+  const Tensor& x = a.tensor(0);
+  if (x.dtype() == DType::Bool) throw FxError("\"abs_cpu\" not implemented for 'Bool'");
+  return unary_map<false>(x, x.dtype(), "abs", [](auto tag) {
+    using T = decltype(tag);
+    return [](T v) -> T {
+      if constexpr (std::is_unsigned_v<T>) return v;
+      else if constexpr (std::is_integral_v<T>) return v < 0 ? static_cast<T>(wrap_sub(T(0), v)) : v;
+      else return std::fabs(v);
+    };
+  });
+}
+
+Object neg_op(const OpCall& call) {
+  static const Schema schema("neg(input|self)");
+  Args a = schema.parse(call);
+  if (is_number(a[0])) return py_neg(a.number(0)).to_object();
+  const Tensor& x = a.tensor(0);
+  if (x.dtype() == DType::Bool)
+    throw FxError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert "
+                  "a mask, use the `~` or `logical_not()` operator instead.");
+  return unary_map<false>(x, x.dtype(), "neg", [](auto tag) {
+    using T = decltype(tag);
+    return [](T v) -> T { return wrap_sub(T(0), v); };
+  });
+}
+
+Object relu_op(const OpCall& call) {
+  static const Schema schema("relu(input|self, inplace=False)");
+  Args a = schema.parse(call);
+  const Tensor& x = a.tensor(0);
+  if (x.dtype() == DType::Bool) throw FxError("Boolean inputs not supported for relu");
+  // inplace=True cannot be honoured on a value the graph may still read elsewhere; the functional
+  // result is the same tensor contents, which is what FX users observe.
+  return unary_map<false>(x, x.dtype(), "relu", [](auto tag) {
+    using T = decltype(tag);
+    return [](T v) -> T { return v > T(0) ? v : (v != v ? v : T(0)); };  // nan passes through
+  });
+}
+
+// Floating-point unary functions share one shape; F maps a double-or-float value.
+template <typename F>
+Object float_unary(const OpCall& call, const char* name, F f) {
+  static_assert(std::is_empty_v<F>, "a stateless function");
+  static const Schema schema(std::string(name) + "(input|self)");  // one per F
+  Args a = schema.parse(call);
+  const Tensor& x = a.tensor(0);
+  DType out = dtype_is_floating(x.dtype()) ? x.dtype() : kDefaultFloat;
+  return unary_map<false>(x, out, name, [](auto tag) {
+    using T = decltype(tag);
+    return [](T v) -> T {
+      if constexpr (std::is_floating_point_v<T>) return F{}(v);
+      else return v;  // unreachable: compute dtype is floating
+    };
+  });
+}
+
+#define FX_FLOAT_UNARY(fname, expr)                                                    \
+  struct fname##_fn {                                                                  \
+    template <typename T> T operator()(T v) const { return expr; }                     \
+  };                                                                                   \
+  Object fname##_op(const OpCall& call) { return float_unary(call, #fname, fname##_fn{}); }
+
+FX_FLOAT_UNARY(exp, std::exp(v))
+FX_FLOAT_UNARY(log, std::log(v))
+FX_FLOAT_UNARY(sqrt, std::sqrt(v))
+FX_FLOAT_UNARY(rsqrt, T(1) / std::sqrt(v))
+FX_FLOAT_UNARY(sin, std::sin(v))
+FX_FLOAT_UNARY(cos, std::cos(v))
+FX_FLOAT_UNARY(tanh, std::tanh(v))
+FX_FLOAT_UNARY(sigmoid, T(1) / (T(1) + std::exp(-v)))
+#undef FX_FLOAT_UNARY
+
+// Aliases FX can record for a unary op `n`: torch.n, torch.Tensor.n, aten.n.default and method n.
+OpDef unary_def(const std::string& n, OpFn fn, std::vector<std::string> extra_functions = {},
+                std::vector<std::string> extra_methods = {}) {
+  OpDef d{"torch." + n, {"torch.Tensor." + n, "aten." + n + ".default"}, {n}, fn};
+  for (auto& f : extra_functions) d.functions.push_back(std::move(f));
+  for (auto& m : extra_methods) d.methods.push_back(std::move(m));
+  return d;
+}
+
+const OpRegistrar reg_abs{unary_def("abs", abs_op, {"operator.abs", "builtins.abs", "torch.absolute",
+                                                   "torch.Tensor.absolute"}, {"absolute", "__abs__"})};
+const OpRegistrar reg_neg{unary_def("neg", neg_op, {"operator.neg", "torch.negative", "torch.Tensor.negative"},
+                                    {"negative", "__neg__"})};
+const OpRegistrar reg_relu{unary_def("relu", relu_op, {"torch.nn.functional.relu"})};
+const OpRegistrar reg_exp{unary_def("exp", exp_op)};
+const OpRegistrar reg_log{unary_def("log", log_op)};
+const OpRegistrar reg_sqrt{unary_def("sqrt", sqrt_op)};
+const OpRegistrar reg_rsqrt{unary_def("rsqrt", rsqrt_op)};
+const OpRegistrar reg_sin{unary_def("sin", sin_op)};
+const OpRegistrar reg_cos{unary_def("cos", cos_op)};
+const OpRegistrar reg_tanh{unary_def("tanh", tanh_op, {"torch.nn.functional.tanh"})};
+const OpRegistrar reg_sigmoid{unary_def("sigmoid", sigmoid_op, {"torch.nn.functional.sigmoid"})};
+
+}  // namespace
+}  // namespace fx

@@ -1,0 +1,243 @@
+#include "runtime/interpreter.h"
+
+#include <chrono>
+#include <unordered_map>
+
+#include "modules/registry.h"
+#include "support/error.h"
+
+namespace fx {
+
+// A node's argument with node references replaced by env slots; constant parts are converted to
+// Objects once, at construction.
+struct Interpreter::ArgTree {
+  enum class Kind { Const, Slot, Tuple, List, Dict, Slice } kind = Kind::Const;
+  Object constant;
+  size_t slot = 0;
+  std::vector<ArgTree> children;
+  std::vector<std::string> keys;  // Dict
+};
+
+struct Interpreter::Step {
+  const Node* node = nullptr;
+  const OpDef* def = nullptr;  // call_function / call_method
+  std::vector<ArgTree> args;
+  std::vector<std::pair<std::string, ArgTree>> kwargs;
+  Object attr;                  // get_attr
+  BoundModule module;           // call_module
+  std::vector<size_t> free_after;
+};
+
+namespace {
+
+std::string node_label(const Node& n) { return std::string(op_name(n.op())) + " " + n.target(); }
+
+Object resolve_attr(const GraphModule& gm, const Node& n) {
+  if (const Tensor* t = gm.find_tensor(n.target())) return Object(*t);
+  // A non-tensor attribute: the hyperparameter `attr` of module `path` in "path.attr".
+  const std::string& q = n.target();
+  size_t dot = q.rfind('.');
+  std::string path = dot == std::string::npos ? "" : q.substr(0, dot);
+  std::string attr = dot == std::string::npos ? q : q.substr(dot + 1);
+  auto it = gm.modules().find(path);
+  if (it != gm.modules().end())
+    for (const auto& [k, v] : it->second.hparams)
+      if (k == attr) return Object(v);
+  throw FxError("get_attr target '" + q + "' is not a tensor or attribute of the module", n.name());
+}
+
+}  // namespace
+
+Interpreter::ArgTree Interpreter::compile(const Value& v) const {
+  ArgTree t;
+  bool has_node = false;
+  v.for_each_node([&](Node*) { has_node = true; });
+  if (!has_node) {
+    t.constant = Object(v);
+    return t;
+  }
+  switch (v.kind()) {
+    case ValueKind::NodeRef: {
+      auto it = slot_of_.find(v.as_node());
+      FX_CHECK(it != slot_of_.end(), "argument refers to node '" + v.as_node()->name() + "' of another graph");
+      t.kind = ArgTree::Kind::Slot;
+      t.slot = it->second;
+      return t;
+    }
+    case ValueKind::Tuple: case ValueKind::Size: t.kind = ArgTree::Kind::Tuple; break;
+    case ValueKind::List: t.kind = ArgTree::Kind::List; break;
+    case ValueKind::Slice: t.kind = ArgTree::Kind::Slice; break;
+    case ValueKind::Dict:
+      t.kind = ArgTree::Kind::Dict;
+      for (const auto& [k, item] : v.dict_items()) {
+        t.keys.push_back(k);
+        t.children.push_back(compile(item));
+      }
+      return t;
+    default: throw FxError("unexpected node reference inside " + v.repr());
+  }
+  for (const Value& item : v.items()) t.children.push_back(compile(item));
+  return t;
+}
+
+Object Interpreter::eval(const ArgTree& t, const std::vector<Object>& env) const {
+  switch (t.kind) {
+    case ArgTree::Kind::Const: return t.constant;
+    case ArgTree::Kind::Slot: return env[t.slot];
+    case ArgTree::Kind::Tuple: case ArgTree::Kind::List: {
+      std::vector<Object> items;
+      items.reserve(t.children.size());
+      for (const ArgTree& c : t.children) items.push_back(eval(c, env));
+      return t.kind == ArgTree::Kind::Tuple ? Object::tuple(std::move(items)) : Object::list(std::move(items));
+    }
+    case ArgTree::Kind::Dict: {
+      std::vector<std::pair<std::string, Object>> items;
+      for (size_t i = 0; i < t.children.size(); ++i) items.emplace_back(t.keys[i], eval(t.children[i], env));
+      return Object::dict(std::move(items));
+    }
+    case ArgTree::Kind::Slice: {
+      // A slice bound by nodes (x[:n]) holds the nodes' scalar values.
+      std::vector<Value> parts;
+      for (const ArgTree& c : t.children) parts.push_back(eval(c, env).value());
+      return Object(Value::slice(parts[0], parts[1], parts[2]));
+    }
+  }
+  return Object();
+}
+
+Interpreter::Interpreter(const GraphModule& gm) : gm_(gm) {
+  std::vector<UnsupportedOp> unsupported = find_unsupported(gm);
+  if (!unsupported.empty()) throw FxError(format_unsupported(unsupported));
+
+  const std::vector<Node*> nodes = gm.graph().nodes();
+  for (size_t i = 0; i < nodes.size(); ++i) slot_of_[nodes[i]] = i;
+  steps_.resize(nodes.size());
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const Node& n = *nodes[i];
+    Step& s = steps_[i];
+    s.node = &n;
+    for (const Value& a : n.args()) s.args.push_back(compile(a));
+    for (const auto& [k, v] : n.kwargs()) s.kwargs.emplace_back(k, compile(v));
+    if (n.op() == Op::Placeholder) placeholders_.push_back(&n);
+    if (n.op() == Op::GetAttr) s.attr = resolve_attr(gm, n);
+    if (n.op() == Op::CallFunction || n.op() == Op::CallMethod) s.def = OpRegistry::global().find(n.op(), n.target());
+    if (n.op() == Op::CallModule) {
+      const ModuleInfo& info = gm.modules().at(n.target());  // find_unsupported checked it exists
+      try {
+        s.module = ModuleRegistry::global().find(info.type)(ModuleBinding{gm, n.target(), info});
+      } catch (const FxError& e) {
+        throw FxError("call_module " + n.target() + " (" + info.type + "): " + e.bare_message(), n.name());
+      }
+    }
+  }
+
+  // Last use, as torch.fx.Interpreter computes it: walking backwards, the first user met is the last.
+  std::vector<bool> seen(nodes.size(), false);
+  for (size_t i = nodes.size(); i-- > 0;) {
+    for (Node* in : nodes[i]->all_input_nodes()) {
+      size_t slot = slot_of_.at(in);
+      if (!seen[slot]) {
+        seen[slot] = true;
+        steps_[i].free_after.push_back(slot);
+      }
+    }
+  }
+  // A value nobody reads is released as soon as it is made (FX keeps it to the end; no one can tell).
+  for (size_t i = 0; i < nodes.size(); ++i)
+    if (!seen[i] && nodes[i]->op() != Op::Output) steps_[i].free_after.push_back(i);
+}
+
+Interpreter::~Interpreter() = default;
+
+std::vector<const Node*> Interpreter::freed_after(const Node* node) const {
+  auto it = slot_of_.find(node);
+  if (it == slot_of_.end()) throw FxError("node is not in the interpreted graph");
+  std::vector<const Node*> out;
+  for (size_t slot : steps_[it->second].free_after) out.push_back(steps_[slot].node);
+  return out;
+}
+
+Object Interpreter::run_step(const Step& s, const std::vector<Object>& inputs, size_t& next_input,
+                             const std::vector<Object>& env) const {
+  const Node& n = *s.node;
+  switch (n.op()) {
+    case Op::Placeholder:
+      if (!n.target().empty() && n.target()[0] == '*') {  // *args: everything left
+        std::vector<Object> rest(inputs.begin() + static_cast<std::ptrdiff_t>(next_input), inputs.end());
+        next_input = inputs.size();
+        return Object::tuple(std::move(rest));
+      }
+      if (next_input < inputs.size()) return inputs[next_input++];
+      if (!s.args.empty()) return eval(s.args[0], env);  // the placeholder's default value
+      throw FxError("missing input for placeholder '" + n.name() + "': the graph takes " +
+                        std::to_string(placeholders_.size()) + " inputs, got " + std::to_string(inputs.size()),
+                    n.name());
+    case Op::GetAttr: return s.attr;
+    case Op::Output: return s.args.empty() ? Object() : eval(s.args[0], env);
+    case Op::CallFunction: case Op::CallMethod: case Op::CallModule: {
+      OpCall call;
+      call.node = &n;
+      call.args.reserve(s.args.size());
+      for (const ArgTree& a : s.args) call.args.push_back(eval(a, env));
+      for (const auto& [k, v] : s.kwargs) call.kwargs.emplace_back(k, eval(v, env));
+      try {
+        return s.def ? s.def->run(call) : s.module(call);
+      } catch (const FxError& e) {
+        throw FxError(node_label(n) + ": " + (e.node().empty() ? e.bare_message() : e.what()), n.name());
+      } catch (const std::exception& e) {
+        throw FxError(node_label(n) + ": " + e.what(), n.name());
+      }
+    }
+  }
+  throw FxError("cannot run " + node_label(n), n.name());
+}
+
+Object Interpreter::run(const std::vector<Object>& inputs, Profile* profile) const {
+  bool varargs = false;
+  for (const Node* p : placeholders_) varargs = varargs || (!p->target().empty() && p->target()[0] == '*');
+  if (!varargs && inputs.size() > placeholders_.size()) {
+    std::string names;
+    for (const Node* p : placeholders_) names += (names.empty() ? "" : ", ") + p->name();
+    throw FxError("the graph takes " + std::to_string(placeholders_.size()) + " inputs (" + names + "), got " +
+                  std::to_string(inputs.size()));
+  }
+  using Clock = std::chrono::steady_clock;
+  const auto run_start = Clock::now();
+  std::vector<Object> env(steps_.size());
+  size_t next_input = 0, live = 0;
+  Object result;
+  for (size_t i = 0; i < steps_.size(); ++i) {
+    const Step& s = steps_[i];
+    const auto start = profile ? Clock::now() : Clock::time_point();
+    Object value = run_step(s, inputs, next_input, env);
+    const double ms = profile ? std::chrono::duration<double, std::milli>(Clock::now() - start).count() : 0.0;
+    if (s.node->op() == Op::Output) result = value;
+    env[i] = value;
+    ++live;
+    for (size_t slot : s.free_after) {
+      env[slot] = Object();
+      --live;
+    }
+    if (profile) {
+      NodeProfile p;
+      p.node = s.node;
+      p.name = s.node->name();
+      p.op = s.node->op();
+      p.target = s.node->target();
+      p.ms = ms;
+      p.is_tensor = value.is_tensor();
+      if (p.is_tensor) {
+        p.shape = value.tensor().shape();
+        p.dtype = value.tensor().dtype();
+      }
+      p.result = value.describe();
+      p.live_values = live;
+      profile->nodes.push_back(std::move(p));
+    }
+    if (hook_) hook_(*s.node, value);
+  }
+  if (profile) profile->total_ms = std::chrono::duration<double, std::milli>(Clock::now() - run_start).count();
+  return result;
+}
+
+}  // namespace fx

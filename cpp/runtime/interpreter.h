@@ -1,0 +1,66 @@
+// Interpreter: runs a GraphModule with torch.fx.Interpreter's semantics. Construction does the work that
+// does not depend on inputs — resolves every node's op in the registry once, compiles args into slot
+// references, resolves get_attr, and computes each value's last use — so a run is only dispatch.
+// Values are released right after their last use (a node with no users: right after it runs).
+#pragma once
+#include <functional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "module/graph_module.h"
+#include "module/object.h"
+#include "ops/registry.h"
+#include "runtime/profile.h"
+
+namespace fx {
+
+// One op the runtime cannot run and the nodes that use it. kind: "function" (target is the qualified
+// name), "method" (method name), "module" (module type) or "attribute" (missing get_attr target).
+struct UnsupportedOp {
+  std::string kind;
+  std::string target;
+  std::vector<std::string> nodes;
+};
+
+std::vector<UnsupportedOp> find_unsupported(const GraphModule& gm);
+// "unsupported ops: torch.foo (nodes: foo, foo_1); method bar (nodes: bar)"
+std::string format_unsupported(const std::vector<UnsupportedOp>& ops);
+
+class Interpreter {
+ public:
+  // FxError listing every unsupported op (one message) if any node cannot run.
+  explicit Interpreter(const GraphModule& gm);
+  ~Interpreter();
+  Interpreter(const Interpreter&) = delete;
+  Interpreter& operator=(const Interpreter&) = delete;
+
+  // Inputs bind to placeholders in order (a placeholder's default applies when inputs run out; a
+  // "*args" placeholder takes the rest as a tuple). Returns the output node's structure. Any failure is
+  // an FxError naming the node. Safe to call repeatedly; each run has its own values.
+  Object run(const std::vector<Object>& inputs, Profile* profile = nullptr) const;
+
+  // Called after each node runs (and after the values it last used were released), with its result.
+  using NodeHook = std::function<void(const Node&, const Object&)>;
+  void set_node_hook(NodeHook hook) { hook_ = std::move(hook); }
+
+  const std::vector<const Node*>& placeholders() const { return placeholders_; }
+  // The nodes whose values are released right after `node` runs.
+  std::vector<const Node*> freed_after(const Node* node) const;
+
+ private:
+  struct ArgTree;
+  struct Step;
+  Object eval(const ArgTree& t, const std::vector<Object>& env) const;
+  ArgTree compile(const Value& v) const;
+  Object run_step(const Step& s, const std::vector<Object>& inputs, size_t& next_input,
+                  const std::vector<Object>& env) const;
+
+  const GraphModule& gm_;
+  std::vector<Step> steps_;
+  std::vector<const Node*> placeholders_;
+  std::unordered_map<const Node*, size_t> slot_of_;  // node → its step and env slot
+  NodeHook hook_;
+};
+
+}  // namespace fx

@@ -1,0 +1,175 @@
+#include "tensor/tensor.h"
+
+#include <cstring>
+#include <limits>
+#include <new>
+#include <string>
+
+#include "support/error.h"
+
+namespace fx {
+namespace {
+
+constexpr size_t kAlignment = 64;
+
+std::string shape_str(const Shape& s) {
+  std::string out = "[";
+  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
+  return out + "]";
+}
+
+// Copies a strided view into packed row-major order, element by element of width W bytes.
+// Kept here (not in kernels/) because the tensor layer must not depend on kernels.
+template <typename W>
+void pack_strided(const W* src, W* dst, const Shape& shape, const Shape& strides) {
+  const size_t nd = shape.size();
+  if (nd == 0) {
+    *dst = *src;
+    return;
+  }
+  std::vector<int64_t> idx(nd, 0);
+  const int64_t inner = shape[nd - 1], inner_stride = strides[nd - 1];
+  int64_t base = 0;
+  for (;;) {
+    for (int64_t i = 0; i < inner; ++i) *dst++ = src[base + i * inner_stride];
+    // Advance the outer index (row-major), updating base incrementally.
+    size_t d = nd - 1;
+    for (;;) {
+      if (d == 0) return;
+      --d;
+      if (++idx[d] < shape[d]) {
+        base += strides[d];
+        break;
+      }
+      base -= (shape[d] - 1) * strides[d];
+      idx[d] = 0;
+    }
+  }
+}
+
+
+}  // namespace
+
+Storage::Storage(size_t nbytes) : nbytes_(nbytes) {
+  size_t padded = nbytes == 0 ? kAlignment : nbytes;
+  if (padded > std::numeric_limits<size_t>::max() - kAlignment)
+    throw FxError("cannot allocate " + std::to_string(nbytes) + " bytes: size too large");
+  padded = (padded + kAlignment - 1) / kAlignment * kAlignment;
+  data_ = static_cast<uint8_t*>(::operator new(padded, std::align_val_t(kAlignment), std::nothrow));
+  if (!data_) throw FxError("out of memory: cannot allocate " + std::to_string(nbytes) + " bytes");
+}
+
+Storage::~Storage() { ::operator delete(data_, std::align_val_t(kAlignment)); }
+
+int64_t checked_numel(const Shape& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d < 0) throw FxError("invalid shape " + shape_str(shape) + ": negative dimension");
+    if (d != 0 && n > std::numeric_limits<int64_t>::max() / d)
+      throw FxError("invalid shape " + shape_str(shape) + ": element count overflows");
+    n *= d;
+  }
+  return n;
+}
+
+Shape contiguous_strides(const Shape& shape) {
+  Shape strides(shape.size());
+  int64_t s = 1;
+  for (size_t i = shape.size(); i-- > 0;) {
+    strides[i] = s;
+    s *= shape[i] > 0 ? shape[i] : 1;
+  }
+  return strides;
+}
+
+static size_t checked_nbytes(const Shape& shape, DType dtype) {
+  int64_t n = checked_numel(shape);
+  size_t es = dtype_size(dtype);
+  if (static_cast<uint64_t>(n) > std::numeric_limits<size_t>::max() / es)
+    throw FxError("tensor of shape " + shape_str(shape) + " is too large");
+  return static_cast<size_t>(n) * es;
+}
+
+Tensor Tensor::empty(const Shape& shape, DType dtype) {
+  auto storage = std::make_shared<Storage>(checked_nbytes(shape, dtype));
+  return Tensor(std::move(storage), dtype, shape, contiguous_strides(shape), 0);
+}
+
+Tensor Tensor::zeros(const Shape& shape, DType dtype) {
+  Tensor t = empty(shape, dtype);
+  std::memset(t.storage_->data(), 0, t.storage_->nbytes());
+  return t;
+}
+
+Tensor Tensor::from_bytes(const Shape& shape, DType dtype, const void* bytes, size_t nbytes) {
+  size_t expected = checked_nbytes(shape, dtype);
+  if (nbytes != expected)
+    throw FxError("tensor of shape " + shape_str(shape) + " and dtype " + dtype_name(dtype) + " needs " +
+                  std::to_string(expected) + " bytes, got " + std::to_string(nbytes));
+  Tensor t = empty(shape, dtype);
+  if (nbytes) std::memcpy(t.storage_->data(), bytes, nbytes);
+  return t;
+}
+
+Tensor::Tensor(std::shared_ptr<Storage> storage, DType dtype, Shape shape, Shape strides, int64_t offset)
+    : storage_(std::move(storage)), dtype_(dtype), shape_(std::move(shape)), strides_(std::move(strides)),
+      offset_(offset) {
+  FX_CHECK(storage_ != nullptr, "tensor view over null storage");
+  FX_CHECK(strides_.size() == shape_.size(), "tensor view: strides rank differs from shape rank");
+  FX_CHECK(offset_ >= 0, "tensor view: negative offset");
+  int64_t n = checked_numel(shape_);
+  if (n == 0) return;
+  // Every reachable element must lie inside the storage: check the lowest and highest element index.
+  int64_t lo = offset_, hi = offset_;
+  for (size_t i = 0; i < shape_.size(); ++i) {
+    int64_t span = 0;
+    if (__builtin_mul_overflow(shape_[i] - 1, strides_[i], &span) ||
+        __builtin_add_overflow(strides_[i] >= 0 ? hi : lo, span, strides_[i] >= 0 ? &hi : &lo))
+      throw FxError("tensor view of shape " + shape_str(shape_) + ": strides overflow");
+  }
+  int64_t capacity = static_cast<int64_t>(storage_->nbytes() / dtype_size(dtype_));
+  if (lo < 0 || hi >= capacity)
+    throw FxError("tensor view of shape " + shape_str(shape_) + " reaches outside its storage");
+}
+
+int64_t Tensor::numel() const {
+  int64_t n = 1;
+  for (int64_t d : shape_) n *= d;
+  return n;
+}
+
+bool Tensor::is_contiguous() const {
+  int64_t expected = 1;
+  for (size_t i = shape_.size(); i-- > 0;) {
+    if (shape_[i] == 0) return true;
+    if (shape_[i] == 1) continue;  // a size-1 dim's stride never matters (torch's rule)
+    if (strides_[i] != expected) return false;
+    expected *= shape_[i];
+  }
+  return true;
+}
+
+Tensor Tensor::contiguous() const {
+  if (!defined() || is_contiguous()) return *this;
+  return clone();
+}
+
+Tensor Tensor::clone() const {
+  FX_CHECK(defined(), "clone of an undefined tensor");
+  Tensor out = empty(shape_, dtype_);
+  if (numel() == 0) return out;
+  if (is_contiguous()) {
+    std::memcpy(out.raw_data(), raw_data(), nbytes());
+    return out;
+  }
+  switch (dtype_size(dtype_)) {
+    case 1: pack_strided(data<uint8_t>(), out.data<uint8_t>(), shape_, strides_); break;
+    case 2: pack_strided(data<uint16_t>(), out.data<uint16_t>(), shape_, strides_); break;
+    case 4: pack_strided(data<uint32_t>(), out.data<uint32_t>(), shape_, strides_); break;
+    case 8: pack_strided(data<uint64_t>(), out.data<uint64_t>(), shape_, strides_); break;
+    default: throw FxError("clone: unsupported element size");
+  }
+  return out;
+}
+
+}  // namespace fx

@@ -1,0 +1,320 @@
+"""fxwasm.save: trace a model (or take a GraphModule / ExportedProgram) and write one .fxw file."""
+import json
+import os
+
+import torch
+import torch.fx
+import torch.utils._pytree as pytree
+from torch.fx.passes.shape_prop import TensorMetadata
+
+from . import __version__
+from .container import build
+from .errors import ExportError
+from .modules import class_name, hyperparameters, module_tree
+from .targets import canonical_target
+from .values import encode_value, dtype_name
+
+TRACERS = ("symbolic", "aten", "export")
+MAX_STRING_BYTES = 64 * 1024
+MAX_JSON_DEPTH = 64
+
+
+def json_depth(obj):
+    """Nesting depth of a JSON-like structure ([] and {} count one level each), without recursion."""
+    deepest, stack = 0, [(obj, 1)]
+    while stack:
+        o, d = stack.pop()
+        if isinstance(o, dict):
+            deepest = max(deepest, d)
+            stack.extend((v, d + 1) for v in o.values())
+        elif isinstance(o, list):
+            deepest = max(deepest, d)
+            stack.extend((v, d + 1) for v in o)
+    return deepest
+
+
+# ---------------------------------------------------------------------------------------------- tracing
+def _from_exported(ep):
+    gm = ep.module()
+    # torch.export adds a call to a guard-checking submodule; it is not part of the model's computation
+    for node in list(gm.graph.nodes):
+        if node.op == "call_module" and node.target == "_guards_fn" and not node.users:
+            gm.graph.erase_node(node)
+            if hasattr(gm, "_guards_fn"):
+                delattr(gm, "_guards_fn")
+    gm.recompile()
+    return gm
+
+
+def trace(model, example_inputs=None, tracer="symbolic"):
+    """(GraphModule, tracer name, source module for the root's type and hyperparameters)."""
+    if isinstance(model, torch.export.ExportedProgram):
+        return _from_exported(model), "export", None
+    if isinstance(model, torch.fx.GraphModule):
+        return model, "graph", None
+    if tracer not in TRACERS:
+        raise ExportError(f"unknown tracer {tracer!r}; use one of {', '.join(TRACERS)}")
+    if tracer == "symbolic":
+        try:
+            gm = torch.fx.symbolic_trace(model)
+        except Exception as e:
+            raise ExportError(f"torch.fx.symbolic_trace failed: {type(e).__name__}: {e}\n"
+                              "(control flow on inputs cannot be traced symbolically; try tracer='aten' "
+                              "or tracer='export' with example inputs)") from e
+        return gm, "symbolic", model if isinstance(model, torch.nn.Module) else None
+    if example_inputs is None:
+        raise ExportError(f"tracer '{tracer}' needs example_inputs")
+    if tracer == "aten":
+        from torch.fx.experimental.proxy_tensor import make_fx
+        try:
+            gm = make_fx(model)(*example_inputs)
+        except Exception as e:
+            raise ExportError(f"make_fx failed: {type(e).__name__}: {e}") from e
+        return gm, "aten", model if isinstance(model, torch.nn.Module) else None
+    try:
+        ep = torch.export.export(model, tuple(example_inputs))
+    except Exception as e:
+        raise ExportError(f"torch.export.export failed: {type(e).__name__}: {e}") from e
+    return _from_exported(ep), "export", model
+
+
+# ------------------------------------------------------------------------------------------------ meta
+def _static_shape(shape):
+    dims = []
+    for d in shape:
+        if isinstance(d, int):
+            dims.append(d)
+        else:
+            try:
+                dims.append(int(d))  # a SymInt with a hint
+            except Exception:
+                return None
+    return dims
+
+
+def _shape_dtype(obj):
+    """(encoded shape, encoded dtype) of a node's result as recorded by ShapeProp or a tracer, or None."""
+    if isinstance(obj, TensorMetadata):
+        return {"$size": list(obj.shape)}, {"$dtype": dtype_name(obj.dtype)}
+    if isinstance(obj, torch.Tensor):
+        dims = _static_shape(obj.shape)
+        if dims is None:
+            return None
+        return {"$size": dims}, {"$dtype": dtype_name(obj.dtype)}
+    if isinstance(obj, (tuple, list)) and obj:
+        parts = [_shape_dtype(o) for o in obj]
+        if all(p is None for p in parts):
+            return None
+        return ({"$tuple": [p[0] if p else None for p in parts]},
+                {"$tuple": [p[1] if p else None for p in parts]})
+    return None
+
+
+def _clip_string(s):
+    data = s.encode("utf-8")
+    if len(data) <= MAX_STRING_BYTES:
+        return s
+    return "…" + data[-(MAX_STRING_BYTES - 16):].decode("utf-8", "ignore")  # keep the innermost frames
+
+
+def type_repr(t):
+    """A node's annotation as FX code prints it: torch.Tensor, int, typing_List[int]."""
+    from torch.fx.node import _type_repr
+    if t == ():
+        return "()"
+    origin = getattr(t, "__origin__", None)
+    if origin is not None:
+        args = getattr(t, "__args__", ()) or ()
+        name = _type_repr(origin)
+        if not (name.startswith("torch.") or "." not in name):
+            name = name.replace(".", "_")
+        return f"{name}[{','.join(type_repr(a) for a in args)}]" if args else name
+    name = _type_repr(t)
+    if "." in name and not name.startswith("torch."):
+        name = "".join(c if c.isalnum() or c == "_" else "_" for c in name)
+    return name
+
+
+# ------------------------------------------------------------------------------------------ the program
+def _lookup_attr(root, qualified):
+    obj = root
+    for part in qualified.split("."):
+        if not hasattr(obj, part):
+            return None
+        obj = getattr(obj, part)
+    return obj
+
+
+def _collect_tensors(gm, source=None):
+    """name → (kind, tensor). GraphModule registers the tensors a tracer made up (symbolic_trace's
+    _tensor_constant0) as buffers; when the traced model is known, those are recorded as constants."""
+    source_buffers = None
+    if isinstance(source, torch.nn.Module):
+        source_buffers = {name for name, _ in source.named_buffers(remove_duplicate=False)}
+    tensors = {}
+    for name, p in gm.named_parameters(remove_duplicate=False):
+        tensors.setdefault(name, ("parameter", p))
+    for name, b in gm.named_buffers(remove_duplicate=False):
+        made_up = source_buffers is not None and name not in source_buffers
+        tensors.setdefault(name, ("constant" if made_up else "buffer", b))
+    module_names = {name for name, _ in gm.named_modules(remove_duplicate=False)}
+    for node in gm.graph.nodes:
+        if node.op != "get_attr" or node.target in tensors or node.target in module_names:
+            continue
+        obj = _lookup_attr(gm, node.target)
+        if isinstance(obj, torch.Tensor):
+            tensors[node.target] = ("constant", obj)
+        else:
+            raise ExportError(f"get_attr target '{node.target}' is neither a tensor nor a module "
+                              f"(found {type(obj).__name__})", node.name)
+    for name in tensors:
+        if name.startswith(("__pad__.", "__ref__.")) or name == "__metadata__":
+            raise ExportError(f"tensor name '{name}' is reserved by the format")
+    return tensors
+
+
+def _encode_reference(value, path, out_tensors):
+    if isinstance(value, torch.Tensor):
+        out_tensors.append((path, value.detach()))
+        return {"$tensor": path}
+    if isinstance(value, torch.Size):
+        return encode_value(value, field="reference")
+    if isinstance(value, tuple):
+        return {"$tuple": [_encode_reference(v, f"{path}.{i}", out_tensors) for i, v in enumerate(value)]}
+    if isinstance(value, list):
+        return [_encode_reference(v, f"{path}.{i}", out_tensors) for i, v in enumerate(value)]
+    if isinstance(value, dict):
+        return {"$dict": {k: _encode_reference(v, f"{path}.{k}", out_tensors) for k, v in value.items()}}
+    return encode_value(value, field="reference")
+
+
+class _ShapeRecorder(torch.fx.Interpreter):
+    """ShapeProp's job without touching node.meta or printing tracebacks: each node's result shape/dtype.
+    Runs the graph as its nodes say (no pytree input/output processing), so the output is exactly the
+    value the output node returns — what the file's reference must hold."""
+
+    def __init__(self, gm):
+        super().__init__(gm)
+        self.shapes = {}
+
+    def run_node(self, n):
+        try:
+            result = super().run_node(n)
+        except Exception as e:
+            raise ExportError(f"running the graph on example_inputs failed: {type(e).__name__}: {e}",
+                              n.name) from e
+        sd = _shape_dtype(result)
+        if sd is not None:
+            self.shapes[n] = sd
+        return result
+
+
+def _clone(x):
+    if isinstance(x, torch.Tensor):
+        return x.detach().clone()
+    if isinstance(x, (torch.SymInt, torch.SymFloat, torch.SymBool)):
+        # Dynamo passes symbolic sizes for dynamic graphs; the reference run uses the value they stand for
+        hint = getattr(x.node, "hint", None)
+        if hint is None:
+            raise ExportError(f"example input {x} is symbolic and has no concrete value")
+        return hint
+    return x
+
+
+def build_program(gm, tracer, example_inputs=None, reference=True, root_source=None):
+    """(program dict, [(tensor name, tensor)]) for a GraphModule."""
+    tensors = _collect_tensors(gm, root_source)
+
+    ref = None
+    ref_tensors = []
+    shapes = {}
+    if example_inputs is not None:
+        flat = pytree.tree_leaves(tuple(example_inputs))
+        placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+        if len(flat) != len(placeholders):
+            raise ExportError(f"example_inputs give {len(flat)} values but the graph has "
+                              f"{len(placeholders)} placeholders")
+        saved_inputs = [_clone(x) for x in flat]
+        runner = _ShapeRecorder(gm)
+        try:
+            with torch.no_grad():
+                outputs = runner.run(*[_clone(x) for x in flat], enable_io_processing=False)
+        except ExportError:
+            raise
+        except Exception as e:
+            raise ExportError(f"running the graph on example_inputs failed: {type(e).__name__}: {e}") from e
+        shapes = runner.shapes
+        if reference:
+            ref = {"inputs": [_encode_reference(x, f"__ref__.in.{i}", ref_tensors)
+                              for i, x in enumerate(saved_inputs)],
+                   "outputs": _encode_reference(outputs, "__ref__.out", ref_tensors)}
+
+    nodes = []
+    for node in gm.graph.nodes:
+        entry = {"op": node.op, "name": node.name, "target": canonical_target(node),
+                 "args": encode_value(list(node.args), node.name, "args"),
+                 "kwargs": encode_value(dict(node.kwargs), node.name, "kwargs")["$dict"]}
+        if node.type is not None:
+            entry["type"] = type_repr(node.type)
+        meta = {}
+        if node in shapes:
+            meta["shape"], meta["dtype"] = shapes[node]
+        for key in ("tensor_meta", "val", "example_value"):
+            if "shape" not in meta and key in node.meta:
+                sd = _shape_dtype(node.meta[key])
+                if sd is not None:
+                    meta["shape"], meta["dtype"] = sd
+                    break
+        trace_text = node.meta.get("stack_trace")
+        if isinstance(trace_text, str) and trace_text:
+            meta["stack_trace"] = _clip_string(trace_text)
+        if meta:
+            entry["meta"] = meta
+        if json_depth(entry) + 2 > MAX_JSON_DEPTH:  # + the program object and the nodes array
+            raise ExportError(f"arguments nest deeper than the format's limit of {MAX_JSON_DEPTH} JSON "
+                              "levels", node.name)
+        nodes.append(entry)
+
+    modules = module_tree(gm, class_name(type(root_source)) if root_source is not None else None)
+    if root_source is not None:
+        modules[""]["hparams"] = hyperparameters(root_source)
+
+    program = {
+        "producer": {"torch": torch.__version__.split("+")[0], "exporter": __version__, "tracer": tracer},
+        "nodes": nodes,
+        "modules": modules,
+        "tensors": {name: kind for name, (kind, _) in tensors.items()},
+    }
+    for name, _ in ref_tensors:
+        program["tensors"][name] = "reference"
+    if ref is not None:
+        program["reference"] = ref
+    stored = [(name, t) for name, (_, t) in tensors.items()] + ref_tensors
+    return program, stored
+
+
+def dumps(model, example_inputs=None, tracer="symbolic", reference=True, tracer_name=None):
+    """The .fxw bytes of a model, GraphModule or ExportedProgram."""
+    if isinstance(example_inputs, torch.Tensor):
+        example_inputs = (example_inputs,)
+    if example_inputs is not None:
+        example_inputs = tuple(example_inputs)
+    gm, used, root_source = trace(model, example_inputs, tracer)
+    program, stored = build_program(gm, tracer_name or used, example_inputs, reference, root_source)
+    metadata = {"format": "fxwasm", "format_version": "1",
+                "program": json.dumps(program, separators=(",", ":"), allow_nan=False)}
+    try:
+        return build(metadata, stored)
+    except ValueError as e:
+        raise ExportError(str(e)) from None
+
+
+def save(model, path, example_inputs=None, tracer="symbolic", reference=True):
+    """Write `model` (nn.Module, callable, GraphModule or ExportedProgram) to `path` as .fxw."""
+    data = dumps(model, example_inputs, tracer, reference)
+    path = os.fspath(path)
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+    return path

@@ -1,0 +1,103 @@
+// The playground's pure helpers (no DOM): cutting print_tabular text into cells, Python repr of
+// argument values, flattening outputs, stats and half-precision conversion.
+import { describe, expect, test } from '@jest/globals';
+import { parseTabular } from '../../web/playground/lib/tabular.js';
+import { reprArg } from '../../web/playground/lib/repr.js';
+import { flattenOutputs, tensorStats } from '../../web/playground/lib/outputs.js';
+import { float16ToNumber, numberToFloat16, bfloat16ToNumber, numberToBfloat16 } from '../../web/playground/lib/half.js';
+import { inputSpecs, randomData } from '../../web/playground/lib/inputs.js';
+
+const TABLE = `opcode         name    target            args         kwargs
+-------------  ------  ----------------  -----------  ---------------
+placeholder    l_a_    L_a_              ()           {}
+call_function  add     operator.add      (abs_1, 1)   {}
+call_method    view    view              (x, -1, 4)   {'dim': 1.0}
+output         output  output            ((lt, x),)   {}
+`;
+
+describe('parseTabular', () => {
+  test('cuts rows at the rule line columns', () => {
+    expect(parseTabular(TABLE)).toEqual([
+      ['placeholder', 'l_a_', 'L_a_', '()', '{}'],
+      ['call_function', 'add', 'operator.add', '(abs_1, 1)', '{}'],
+      ['call_method', 'view', 'view', '(x, -1, 4)', "{'dim': 1.0}"],
+      ['output', 'output', 'output', '((lt, x),)', '{}'],
+    ]);
+  });
+
+  test('refuses a layout it does not know', () => {
+    expect(parseTabular('something else\nentirely')).toBeNull();
+    expect(parseTabular('a  b\n-  -\n1  2')).toBeNull();
+  });
+});
+
+describe('reprArg', () => {
+  const node = (name) => ({ op: 'call_function', name });
+  test('prints values as Python does', () => {
+    expect(reprArg([])).toBe('()');
+    expect(reprArg([node('l_a_')])).toBe('(l_a_,)');
+    expect(reprArg([[node('lt'), node('x')]])).toBe('((lt, x),)');
+    expect(reprArg([node('abs_1'), 1])).toBe('(abs_1, 1)');
+    expect(reprArg({})).toBe('{}');
+    expect(reprArg({ dim: 1, keepdim: true, name: "it's", out: null })).toBe(
+      `{'dim': 1, 'keepdim': True, 'name': "it's", 'out': None}`);
+    expect(reprArg({ $list: [1, 2] })).toBe('[1, 2]');
+    expect(reprArg({ $size: [1, 3] })).toBe('torch.Size([1, 3])');
+    expect(reprArg({ $dtype: 'float32' })).toBe('torch.float32');
+    expect(reprArg(Infinity)).toBe('inf');
+  });
+});
+
+describe('outputs', () => {
+  const t = (data, shape, dtype) => ({ data, shape, dtype });
+  test('flattens nested outputs with their paths', () => {
+    const a = t(new Uint8Array([1]), [], 'bool');
+    const b = t(new Float32Array(3), [3], 'float32');
+    expect(flattenOutputs([a, b]).map((x) => x.label)).toEqual(['out[0]', 'out[1]']);
+    expect(flattenOutputs({ logits: b, 'aux loss': 1.5 }).map((x) => x.label)).toEqual(['out.logits', 'out["aux loss"]']);
+    expect(flattenOutputs(b)).toEqual([{ label: 'out', value: b }]);
+  });
+
+  test('stats', () => {
+    expect(tensorStats(new Float32Array([1, -2, 4]))).toEqual({ min: -2, max: 4, mean: 1 });
+    expect(tensorStats(new BigInt64Array([1n, 3n]))).toEqual({ min: 1, max: 3, mean: 2 });
+    expect(tensorStats(new Float32Array(0))).toBeNull();
+  });
+});
+
+describe('half precision', () => {
+  test('round-trips representable values', () => {
+    for (const x of [0, 1, -2, 0.5, 65504, 2 ** -24, -0.333251953125]) {
+      expect(float16ToNumber(numberToFloat16(x))).toBe(x);
+    }
+    for (const x of [0, 1, -2, 0.5, 3.140625]) expect(bfloat16ToNumber(numberToBfloat16(x))).toBe(x);
+    expect(float16ToNumber(numberToFloat16(1e6))).toBe(Infinity);
+  });
+});
+
+describe('inputs', () => {
+  test('shapes come from meta, then info, then the reference inputs', () => {
+    const nodes = [
+      { op: 'placeholder', name: 'a', meta: { shape: [2, 3], dtype: 'float32' } },
+      { op: 'placeholder', name: 'b', meta: {} },
+      { op: 'placeholder', name: 'c', meta: {} },
+      { op: 'placeholder', name: 'd', meta: {} },
+      { op: 'output', name: 'output' },
+    ];
+    const info = { inputs: [{ name: 'a' }, { name: 'b', shape: [4], dtype: 'int64' }, { name: 'c' }, { name: 'd' }] };
+    const gm = { reference: () => ({ inputs: [null, null, { data: new Float32Array(5), shape: [5], dtype: 'float32' }, 7] }) };
+    expect(inputSpecs(gm, nodes, info)).toEqual([
+      { name: 'a', shape: [2, 3], dtype: 'float32', source: 'meta' },
+      { name: 'b', shape: [4], dtype: 'int64', source: 'meta' },
+      { name: 'c', shape: [5], dtype: 'float32', source: 'reference' },
+      { name: 'd', shape: null, dtype: null, source: 'reference-value', value: 7 },
+    ]);
+  });
+
+  test('random data has the dtype asked for', () => {
+    expect(randomData('float32', 5)).toBeInstanceOf(Float32Array);
+    expect(randomData('int64', 5)).toBeInstanceOf(BigInt64Array);
+    expect(Array.from(randomData('bool', 50)).every((x) => x === 0 || x === 1)).toBe(true);
+    expect(randomData('float16', 3)).toBeInstanceOf(Uint16Array);
+  });
+});

@@ -1,0 +1,140 @@
+// Runs every case of tests/golden/op_cases.json (made by tests/golden/gen_op_cases.py from the reference
+// torch) through the op registry and compares dtype, shape and values (or the error message).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "ops/registry.h"
+#include "ops/tensor_util.h"
+#include "support/error.h"
+#include "tensor/broadcast.h"
+
+namespace fx {
+namespace {
+
+using json = nlohmann::json;
+
+double decode_float(const json& j) {
+  if (j.is_string()) {
+    std::string s = j.get<std::string>();
+    if (s == "nan") return NAN;
+    return s == "inf" ? INFINITY : -INFINITY;
+  }
+  return j.get<double>();
+}
+
+Tensor decode_tensor(const json& t) {
+  DType dtype = dtype_from_name(t.at("dtype").get<std::string>());
+  Shape shape = t.at("shape").get<Shape>();
+  const json& data = t.at("data");
+  Tensor f64 = Tensor::empty(shape, DType::Float64);
+  FX_CHECK(static_cast<int64_t>(data.size()) == f64.numel(), "golden tensor data size");
+  if (dtype == DType::Int64) {  // int64 values need not fit a double exactly
+    Tensor out = Tensor::empty(shape, dtype);
+    for (size_t i = 0; i < data.size(); ++i) out.data<int64_t>()[i] = data[i].get<int64_t>();
+    return out;
+  }
+  for (size_t i = 0; i < data.size(); ++i)
+    f64.data<double>()[i] = data[i].is_boolean() ? (data[i].get<bool>() ? 1.0 : 0.0) : decode_float(data[i]);
+  return to_dtype(f64, dtype);
+}
+
+Object decode(const json& j) {
+  if (j.is_null()) return Object();
+  if (j.is_boolean()) return Object(Value::boolean(j.get<bool>()));
+  if (j.is_number_integer()) return Object(Value::integer(j.get<int64_t>()));
+  if (j.is_number_float()) return Object(Value::floating(j.get<double>()));
+  if (j.is_string()) return Object(Value::str(j.get<std::string>()));
+  if (j.is_array()) {
+    std::vector<Object> items;
+    for (const json& x : j) items.push_back(decode(x));
+    return Object::list(std::move(items));
+  }
+  if (j.contains("tensor")) return Object(decode_tensor(j.at("tensor")));
+  if (j.contains("float")) return Object(Value::floating(decode_float(j.at("float"))));
+  if (j.contains("dtype")) return Object(Value::dtype(j.at("dtype").get<std::string>()));
+  if (j.contains("tuple")) {
+    std::vector<Object> items;
+    for (const json& x : j.at("tuple")) items.push_back(decode(x));
+    return Object::tuple(std::move(items));
+  }
+  throw FxError("unknown golden encoding: " + j.dump());
+}
+
+bool close(double got, double want, double rtol, double atol) {
+  if (std::isnan(want)) return std::isnan(got);
+  if (std::isinf(want)) return got == want;
+  return std::fabs(got - want) <= atol + rtol * std::fabs(want);
+}
+
+void expect_same(const Object& got, const Object& want, const std::string& id) {
+  ASSERT_EQ(got.kind(), want.kind()) << id << ": got " << got.describe() << ", want " << want.describe();
+  if (want.is_tensor()) {
+    const Tensor& g = got.tensor();
+    const Tensor& w = want.tensor();
+    ASSERT_EQ(g.dtype(), w.dtype()) << id << ": got " << dtype_name(g.dtype());
+    ASSERT_EQ(g.shape(), w.shape()) << id << ": got " << shape_to_string(g.shape());
+    Tensor gf = to_dtype(g, DType::Float64), wf = to_dtype(w, DType::Float64);
+    const bool half = w.dtype() == DType::Float16 || w.dtype() == DType::BFloat16;
+    const double rtol = half ? 1e-3 : w.dtype() == DType::Float32 ? 1e-5 : 1e-12;
+    for (int64_t i = 0; i < w.numel(); ++i)
+      ASSERT_TRUE(close(gf.data<double>()[i], wf.data<double>()[i], rtol, rtol * 1e-2))
+          << id << " at " << i << ": got " << gf.data<double>()[i] << ", want " << wf.data<double>()[i];
+    return;
+  }
+  if (want.is_sequence()) {
+    ASSERT_EQ(got.items().size(), want.items().size()) << id;
+    for (size_t i = 0; i < want.items().size(); ++i) expect_same(got.items()[i], want.items()[i], id);
+    return;
+  }
+  const Value& g = got.value();
+  const Value& w = want.value();
+  ASSERT_EQ(g.kind(), w.kind()) << id << ": got " << g.repr() << ", want " << w.repr();
+  if (w.kind() == ValueKind::Float) {
+    EXPECT_TRUE(close(g.as_float(), w.as_float(), 1e-15, 0)) << id << ": got " << g.repr() << " want " << w.repr();
+  } else {
+    EXPECT_EQ(g, w) << id << ": got " << g.repr() << ", want " << w.repr();
+  }
+}
+
+TEST(OpGolden, MatchesReferenceTorch) {
+  std::ifstream in(std::string(FXWASM_SOURCE_DIR) + "/tests/golden/op_cases.json");
+  ASSERT_TRUE(in.good()) << "run tests/golden/gen_op_cases.py";
+  json doc = json::parse(in);
+  int checked = 0;
+  for (const json& c : doc.at("cases")) {
+    const std::string id = c.at("id").get<std::string>();
+    const std::string target = c.at("target").get<std::string>();
+    const bool method = c.at("call").get<std::string>() == "method";
+    const OpDef* def = method ? OpRegistry::global().find_method(target) : OpRegistry::global().find_function(target);
+    ASSERT_NE(def, nullptr) << id << ": no op for " << target;
+    OpCall call;
+    for (const json& a : c.at("args")) call.args.push_back(decode(a));
+    for (const auto& [k, v] : c.at("kwargs").items()) call.kwargs.emplace_back(k, decode(v));
+    if (c.contains("error")) {
+      const std::string want = c.at("error").get<std::string>();
+      try {
+        Object r = def->run(call);
+        ADD_FAILURE() << id << ": expected error '" << want << "', got " << r.describe();
+      } catch (const FxError& e) {
+        EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << id << ": " << e.what();
+      }
+    } else {
+      Object got;
+      try {
+        got = def->run(call);
+      } catch (const FxError& e) {
+        ADD_FAILURE() << id << ": unexpected error " << e.what();
+        continue;
+      }
+      expect_same(got, decode(c.at("expected")), id);
+    }
+    ++checked;
+  }
+  EXPECT_GT(checked, 300);
+}
+
+}  // namespace
+}  // namespace fx

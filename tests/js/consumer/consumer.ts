@@ -1,0 +1,43 @@
+// A TypeScript user of the package, type-checked (tsc --noEmit) by tests/js/typescript.test.js.
+import * as fxwasm from 'fxwasm';
+import { FxError, type GraphModule, type RunValue, type Tensor } from 'fxwasm';
+
+async function main(): Promise<void> {
+  const gm: GraphModule = await fxwasm.load('examples/seed/toy_example.fxw', {
+    onProgress: ({ loaded, total }) => console.log(loaded, total ?? '?'),
+  });
+  const table: string = gm.printTabular();
+  const code: string = gm.code;
+  for (const node of gm.graph.nodes) {
+    const users: string[] = node.users.map((u) => u.name);
+    console.log(node.op, node.name, node.target, node.args.length, Object.keys(node.kwargs), users);
+  }
+  const info = gm.info();
+  const shapes: (number[] | null)[] = info.inputs.map((i) => i.shape);
+
+  const a: Tensor = fxwasm.tensor(new Float32Array(10), [10]);
+  const b = fxwasm.tensor([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], [10], 'float32');
+  const out: RunValue = await gm.run([a, b]);
+  if (Array.isArray(out) && out[1] instanceof fxwasm.Tensor) {
+    const data = out[1].data;
+    const dtype: fxwasm.DType = out[1].dtype;
+    console.log(data.length, dtype, out[1].shape);
+  }
+  const named = await gm.run({ l_a_: a, l_b_: b });
+  const { outputs, profile } = await gm.run([a, b], { profile: true });
+  const ms: number = profile.reduce((t, p) => t + p.ms, 0);
+  const report = await gm.check({ rtol: 1e-4, atol: 1e-5 });
+  const status: 'pass' | 'fail' | 'no_reference' = report.status;
+  const bytes: Uint8Array = fxwasm.save(gm);
+  const npy: Uint8Array = fxwasm.writeNpy(a);
+  const back: Tensor = fxwasm.readNpy(npy);
+  gm.dispose();
+  try {
+    gm.printTabular();
+  } catch (e) {
+    if (e instanceof FxError) console.log(e.message, e.node);
+  }
+  console.log(table, code, shapes, named, outputs, ms, status, bytes.length, back.shape);
+}
+
+void main();

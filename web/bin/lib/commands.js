@@ -1,0 +1,155 @@
+// The CLI's commands (CONTRACT.md). Each returns its exit code; errors are thrown as FxError and turned
+// into `fxwasm: error:` lines by ../fxwasm.js.
+import fs from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { load, FxError, Tensor, writeNpy, writeNpz } from '../../src/index.js';
+import { table, formatNumber, shapeText, preview, leaves, bytesText, jsonLeaf } from './format.js';
+import { gatherInputs } from './inputs.js';
+
+const out = (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+
+// Loads FILE, runs fn, frees the model; errors after loading are prefixed with the file (load errors
+// already name it), so every message says where.
+async function withModel(file, fn) {
+  const gm = await load(file);
+  try {
+    return await fn(gm);
+  } catch (e) {
+    if (e instanceof FxError && !e.message.startsWith(`${file}:`)) {
+      throw new FxError(`${file}: ${e.message}`, { node: e.node, cause: e });
+    }
+    throw e;
+  } finally {
+    gm.dispose();
+  }
+}
+
+export function tableCommand(file) {
+  // print_tabular's text already ends with print()'s newline.
+  return withModel(file, (gm) => { process.stdout.write(gm.printTabular()); return 0; });
+}
+
+export function codeCommand(file) {
+  // As Python's print(gm.code): the code, then one newline.
+  return withModel(file, (gm) => { process.stdout.write(`${gm.code}\n`); return 0; });
+}
+
+// "float32 [1, 3]" when the file records them, else what is known.
+function tensorDesc(t) {
+  if (t.shape == null && t.dtype == null) return 'shape unknown';
+  const shape = Array.isArray(t.shape) ? shapeText(t.shape) : t.shape == null ? 'shape unknown' : JSON.stringify(t.shape);
+  return `${t.dtype ?? 'dtype unknown'} ${shape}`;
+}
+
+function outputDesc(o) {
+  const from = o.node ? `node ${o.node}` : o.value;
+  return `${o.name} (${from}): ${tensorDesc(o)}`;
+}
+
+export function infoCommand(file, opts) {
+  return withModel(file, (gm) => {
+    const info = gm.info();
+    if (opts.json) { out(JSON.stringify(info, null, 2)); return 0; }
+    const counts = Object.entries(info.ops).map(([op, n]) => `${op} ${n}`).join(', ');
+    const stats = (s) => `${s.count.toLocaleString('en-US')} elements in ${s.tensors} tensors, ${bytesText(s.bytes)}`;
+    const lines = [
+      ['file', file],
+      ['format', `${info.format} ${info.format_version}`],
+      ['producer', `torch ${info.producer.torch || '?'}, exporter ${info.producer.exporter || '?'}, tracer ${info.producer.tracer || '?'}`],
+      ['nodes', `${info.nodes} (${counts})`],
+      ['inputs', info.inputs.map((i) => `${i.name}: ${tensorDesc(i)}`).join(', ') || 'none'],
+      ['outputs', info.outputs.map(outputDesc).join(', ') || 'none'],
+      ['parameters', stats(info.parameters)],
+      ['buffers', stats(info.buffers)],
+      ['reference', info.has_reference ? 'stored (run `fxwasm check`)' : 'none'],
+      ['unsupported', info.unsupported.length
+        ? info.unsupported.map((u) => `${u.target} (${u.nodes.join(', ')})`).join('; ') : 'none'],
+    ];
+    out(lines.map(([k, v]) => `${`${k}:`.padEnd(13)}${v}`).join('\n'));
+    const targets = Object.entries(info.targets);
+    if (targets.length) out(`\n${table(['target', 'count'], targets, { align: [null, 'right'] })}`);
+    return 0;
+  });
+}
+
+function writeOutputs(path, outputs) {
+  const tensors = leaves(outputs).filter(([, v]) => v instanceof Tensor);
+  if (path.endsWith('.npy')) {
+    if (tensors.length !== 1) throw new FxError(`--out ${path}: the model has ${tensors.length} tensor outputs; use a .npz file`);
+    fs.writeFileSync(path, writeNpy(tensors[0][1]));
+    return;
+  }
+  const named = {};
+  for (const [p, t] of tensors) named[`output${p.replace(/\[['"]?([^\]'"]*)['"]?\]/g, '_$1')}`] = t;
+  fs.writeFileSync(path, writeNpz(named));
+}
+
+function profileTable(profile) {
+  const rows = profile.map((p) => [p.op, p.name, p.target,
+    Array.isArray(p.shape) ? shapeText(p.shape) : p.shape == null ? '' : JSON.stringify(p.shape),
+    p.dtype ?? '', p.ms.toFixed(3)]);
+  const total = profile.reduce((a, p) => a + p.ms, 0);
+  return `${table(['opcode', 'name', 'target', 'shape', 'dtype', 'ms'], rows, { align: [null, null, null, null, null, 'right'] })}\ntotal: ${total.toFixed(3)} ms`;
+}
+
+export function runCommand(file, opts) {
+  return withModel(file, async (gm) => {
+    const inputs = gatherInputs(gm, opts);
+    const result = await gm.run(inputs, { profile: !!opts.profile });
+    const outputs = opts.profile ? result.outputs : result;
+    if (opts.out) writeOutputs(opts.out, outputs);
+    const flat = leaves(outputs);
+    if (opts.json) {
+      const json = { outputs: flat.map(([path, v]) => ({ path, ...(v instanceof Tensor ? jsonLeaf(v) : { value: jsonLeaf(v) }) })) };
+      if (opts.profile) json.profile = result.profile;
+      out(JSON.stringify(json));
+      return 0;
+    }
+    out(table(['output', 'dtype', 'shape', 'values'], flat.map(([path, v]) => (v instanceof Tensor
+      ? [path || '(output)', v.dtype, shapeText(v.shape), preview(v)]
+      : [path || '(output)', typeof v, '', typeof v === 'number' ? formatNumber(v) : JSON.stringify(v)]))));
+    if (opts.profile) out(`\n${profileTable(result.profile)}`);
+    if (opts.out) out(`\nwrote ${opts.out}`);
+    return 0;
+  });
+}
+
+export function checkCommand(file, opts) {
+  return withModel(file, async (gm) => {
+    const report = await gm.check({ rtol: opts.rtol, atol: opts.atol });
+    if (report.status === 'no_reference') {
+      if (opts.json) out(JSON.stringify(report));
+      else process.stderr.write(`fxwasm: ${file} stores no reference inputs/outputs (export with reference=True)\n`);
+      return 3;
+    }
+    if (opts.json) { out(JSON.stringify(report)); return report.status === 'pass' ? 0 : 1; }
+    out(table(['output', 'shape/value', 'max abs err', 'max rel err', 'mismatched', 'result'],
+      report.outputs.map((o) => [o.path || '(output)', o.expected, formatNumber(o.max_abs), formatNumber(o.max_rel),
+        `${o.mismatched}/${o.numel}`, o.pass ? 'ok' : `FAIL${o.message ? `: ${o.message}` : ''}`])));
+    out(`check: ${report.status === 'pass' ? 'pass' : 'FAIL'} (rtol ${report.rtol}, atol ${report.atol})`);
+    return report.status === 'pass' ? 0 : 1;
+  });
+}
+
+export function benchCommand(file, opts) {
+  return withModel(file, (gm) => {
+    const inputs = gatherInputs(gm, opts);
+    for (let i = 0; i < opts.warmup; i++) gm.runSync(inputs);
+    const times = [];
+    for (let i = 0; i < opts.runs; i++) {
+      const t0 = performance.now();
+      gm.runSync(inputs);
+      times.push(performance.now() - t0);
+    }
+    const sorted = [...times].sort((a, b) => a - b);
+    const mid = sorted.length >> 1;
+    const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+    const stats = { runs: opts.runs, warmup: opts.warmup, threads: 1, min_ms: sorted[0], median_ms: median,
+      max_ms: sorted[sorted.length - 1], mean_ms: times.reduce((a, b) => a + b, 0) / times.length, times_ms: times };
+    if (opts.json) { out(JSON.stringify(stats)); return 0; }
+    const note = opts.threads && opts.threads !== 1 ? ` (asked for ${opts.threads}; this build runs on one thread)` : '';
+    out(`${file}: ${opts.runs} runs after ${opts.warmup} warm-up, 1 thread${note}`);
+    out(`min ${stats.min_ms.toFixed(3)} ms  median ${stats.median_ms.toFixed(3)} ms  max ${stats.max_ms.toFixed(3)} ms`);
+    return 0;
+  });
+}

@@ -1,0 +1,121 @@
+// Inputs for the Run button: random tensors shaped like the graph's placeholders.
+//
+// Where a shape comes from, in order of preference:
+//   1. the placeholder's meta (shape/dtype recorded by the exporter), or gm.info().inputs;
+//   2. the shapes of the reference inputs stored in the file;
+//   3. nothing known: the reference inputs themselves (non-tensor inputs are passed as stored).
+// The note returned with the inputs tells the user which one was used.
+
+import { numberToBfloat16, numberToFloat16 } from './half.js';
+
+const FLOAT_DTYPES = new Set(['float32', 'float64', 'float16', 'bfloat16']);
+const INT_DTYPES = { int8: Int8Array, uint8: Uint8Array, int16: Int16Array, int32: Int32Array };
+
+// Tagged values as the graph JSON decodes them ({$size: [...]}, {$dtype: 'float32'}) or plain.
+const untag = (v, tag) => (v && typeof v === 'object' && tag in v ? v[tag] : v);
+
+function shapeOf(spec) {
+  const s = untag(spec?.shape ?? spec?.tensor_meta?.shape ?? spec?.val?.shape, '$size');
+  if (!Array.isArray(s)) return null;
+  // Symbolic sizes (strings or null) have no concrete value to draw from.
+  return s.every((d) => Number.isInteger(Number(d)) && Number(d) >= 0) ? s.map(Number) : null;
+}
+
+function dtypeOf(spec) {
+  const d = untag(spec?.dtype ?? spec?.tensor_meta?.dtype ?? spec?.val?.dtype, '$dtype');
+  return typeof d === 'string' ? d.replace(/^torch\./, '') : 'float32';
+}
+
+function safeCall(fn) {
+  try {
+    return fn();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reference inputs stored in the file, as an array (empty when the file has none). */
+export function referenceInputs(gm) {
+  // gm.reference() copies the stored tensors out of the core; null when the file has none.
+  const ref = typeof gm.reference === 'function' ? safeCall(() => gm.reference()) : gm.reference;
+  return Array.isArray(ref?.inputs) ? ref.inputs : [];
+}
+
+/** What is known about each placeholder: [{name, shape, dtype, source}] (shape null when unknown). */
+export function inputSpecs(gm, nodes, info) {
+  const placeholders = nodes.filter((n) => n.op === 'placeholder');
+  const fromInfo = Array.isArray(info?.inputs) ? info.inputs : [];
+  let refs = null; // read only when some placeholder needs them
+  const ref = (i) => (refs ??= referenceInputs(gm))[i];
+  return placeholders.map((node, i) => {
+    const meta = node.meta ?? {};
+    const known = [
+      [() => meta, 'meta'],
+      [() => fromInfo.find((x) => x?.name === node.name) ?? fromInfo[i], 'meta'],
+      [() => ref(i), 'reference'],
+    ];
+    for (const [get, source] of known) {
+      const spec = get();
+      const shape = shapeOf(spec);
+      if (shape) return { name: node.name, shape, dtype: dtypeOf(spec), source };
+    }
+    const value = ref(i);
+    return { name: node.name, shape: null, dtype: null, source: value !== undefined ? 'reference-value' : 'none', value };
+  });
+}
+
+// Standard normal numbers (Box–Muller), as torch.randn draws them.
+function randn(n) {
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i += 2) {
+    const u = 1 - Math.random();
+    const v = Math.random();
+    const r = Math.sqrt(-2 * Math.log(u));
+    out[i] = r * Math.cos(2 * Math.PI * v);
+    if (i + 1 < n) out[i + 1] = r * Math.sin(2 * Math.PI * v);
+  }
+  return out;
+}
+
+// How randomData draws each dtype, in words for the note under the Run button.
+const DRAWS = (dtype) => (FLOAT_DTYPES.has(dtype) ? 'randn' : dtype === 'bool' ? 'random bools' : 'random ints 0..9');
+
+/** A TypedArray of random values for a dtype: normal floats, small ints (0..9), random bools. */
+export function randomData(dtype, count) {
+  if (dtype === 'float16') return Uint16Array.from(randn(count), numberToFloat16);
+  if (dtype === 'bfloat16') return Uint16Array.from(randn(count), numberToBfloat16);
+  if (FLOAT_DTYPES.has(dtype)) return dtype === 'float64' ? randn(count) : Float32Array.from(randn(count));
+  if (dtype === 'bool') return Uint8Array.from({ length: count }, () => (Math.random() < 0.5 ? 1 : 0));
+  if (dtype === 'int64') return BigInt64Array.from({ length: count }, () => BigInt(Math.floor(Math.random() * 10)));
+  const Ctor = INT_DTYPES[dtype] ?? Int32Array;
+  return Ctor.from({ length: count }, () => Math.floor(Math.random() * 10));
+}
+
+/**
+ * Builds the inputs for one run.
+ * @param fxwasm the package (for fxwasm.tensor)
+ * @returns {{inputs: any[], note: string}}
+ */
+export function makeInputs(fxwasm, specs) {
+  const described = [];
+  const inputs = specs.map((spec) => {
+    if (spec.shape) {
+      const count = spec.shape.reduce((a, b) => a * b, 1);
+      described.push(`${spec.name}: ${DRAWS(spec.dtype)} [${spec.shape.join(', ')}] ${spec.dtype}` +
+        (spec.source === 'reference' ? ' (shape of the stored reference input)' : ''));
+      return makeTensor(fxwasm, randomData(spec.dtype, count), spec.shape, spec.dtype);
+    }
+    if (spec.source === 'reference-value') {
+      described.push(`${spec.name}: the stored reference value`);
+      return spec.value;
+    }
+    throw new Error(`no shape is known for input '${spec.name}' (no meta and no reference inputs in the file); ` +
+      'export the model with example inputs to run it here');
+  });
+  return { inputs, note: described.length ? `Inputs: ${described.join('; ')}` : 'No inputs.' };
+}
+
+function makeTensor(fxwasm, data, shape, dtype) {
+  // The dtype is explicit: bool and uint8 share Uint8Array, float16 would arrive as float32 otherwise.
+  return fxwasm.tensor(data, shape, dtype);
+}

@@ -1,0 +1,97 @@
+// Shows a run's result: one card per leaf of the output structure (Tensor, number, boolean, None),
+// labelled with its path in that structure (out[0], out.logits …), with shape, dtype, a preview of
+// the values and min/max/mean.
+
+import { decodeHalf } from './half.js';
+
+const PREVIEW = 12;
+
+function isTensor(v) {
+  return v !== null && typeof v === 'object' && Array.isArray(v.shape) && v.data !== undefined && 'dtype' in v;
+}
+
+/** Leaves of a nested output as [{label, value}], in FX output order. */
+export function flattenOutputs(value, label = 'out') {
+  if (isTensor(value) || value === null || typeof value !== 'object') return [{ label, value }];
+  if (Array.isArray(value)) return value.flatMap((v, i) => flattenOutputs(v, `${label}[${i}]`));
+  return Object.entries(value).flatMap(([k, v]) =>
+    flattenOutputs(v, /^[A-Za-z_$][\w$]*$/.test(k) ? `${label}.${k}` : `${label}[${JSON.stringify(k)}]`));
+}
+
+function formatNumber(x, dtype) {
+  if (typeof x === 'bigint') return x.toString();
+  if (dtype === 'bool') return x ? 'True' : 'False';
+  if (Number.isNaN(x)) return 'nan';
+  if (!Number.isFinite(x)) return x > 0 ? 'inf' : '-inf';
+  if (Number.isInteger(x) && !/^float|^bfloat/.test(dtype)) return String(x);
+  return Number(x.toPrecision(6)).toString();
+}
+
+/** min, max and mean over a tensor's values (bools as 0/1); null for an empty tensor. */
+export function tensorStats(data) {
+  const n = data.length;
+  if (!n) return null;
+  let min = Infinity;
+  let max = -Infinity;
+  let sum = 0;
+  for (let i = 0; i < n; i++) {
+    const x = Number(data[i]);
+    if (x < min) min = x;
+    if (x > max) max = x;
+    sum += x;
+  }
+  return { min, max, mean: sum / n };
+}
+
+function describe(value) {
+  if (isTensor(value)) {
+    const { shape, dtype } = value;
+    const data = decodeHalf(value.data, dtype);
+    const shown = Array.from(data.slice(0, PREVIEW), (x) => formatNumber(dtype === 'bool' ? Boolean(x) : x, dtype));
+    const more = data.length > PREVIEW ? `, … (${data.length} values)` : '';
+    const stats = tensorStats(data);
+    return {
+      meta: `Tensor shape [${shape.join(', ')}] ${dtype}`,
+      preview: `[${shown.join(', ')}${more}]`,
+      stats: stats
+        ? `min ${formatNumber(stats.min, 'float64')}  max ${formatNumber(stats.max, 'float64')}  mean ${formatNumber(stats.mean, 'float64')}`
+        : 'empty',
+      shape,
+      dtype,
+    };
+  }
+  if (value === null || value === undefined) return { meta: 'None', preview: 'None' };
+  if (typeof value === 'boolean') return { meta: 'bool', preview: value ? 'True' : 'False' };
+  if (typeof value === 'number' || typeof value === 'bigint') {
+    return { meta: Number.isInteger(Number(value)) ? 'int' : 'float', preview: formatNumber(value, 'float64') };
+  }
+  return { meta: typeof value, preview: String(value) };
+}
+
+/** Renders the outputs into `container`; `ms` is the run's wall time. */
+export function renderOutputs(container, result, ms) {
+  const leaves = flattenOutputs(result);
+  const frag = document.createDocumentFragment();
+  for (const { label, value } of leaves) {
+    const d = describe(value);
+    const card = document.createElement('div');
+    card.className = 'output';
+    card.dataset.output = label;
+    if (d.shape) card.dataset.shape = JSON.stringify(d.shape);
+    if (d.dtype) card.dataset.dtype = d.dtype;
+    const head = document.createElement('div');
+    const name = Object.assign(document.createElement('span'), { className: 'label', textContent: label });
+    const meta = Object.assign(document.createElement('span'), { className: 'meta', textContent: `  ${d.meta}` });
+    head.append(name, meta);
+    const preview = Object.assign(document.createElement('pre'), { className: 'preview', textContent: d.preview });
+    card.append(head, preview);
+    if (d.stats) card.append(Object.assign(document.createElement('div'), { className: 'stats', textContent: d.stats }));
+    frag.append(card);
+  }
+  const footer = Object.assign(document.createElement('div'), {
+    className: 'hint',
+    textContent: `${leaves.length} output${leaves.length === 1 ? '' : 's'} in ${ms.toFixed(1)} ms`,
+  });
+  frag.append(footer);
+  container.replaceChildren(frag);
+}

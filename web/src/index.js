@@ -1,0 +1,33 @@
+// fxwasm: PyTorch FX graphs in WebAssembly. The public JavaScript API (see index.d.ts and CONTRACT.md).
+import { FxError } from './errors.js';
+import { getRuntime } from './runtime.js';
+import { readSource } from './source.js';
+import { GraphModule } from './graph_module.js';
+
+export { FxError } from './errors.js';
+export { Tensor, tensor, randomTensor } from './tensor.js';
+export { GraphModule } from './graph_module.js';
+export { Graph, Node } from './graph.js';
+export { readNpy, writeNpy, readNpz, writeNpz } from './npy.js';
+
+/**
+ * Loads a .fxw model. `source`: Uint8Array | ArrayBuffer | Blob | Response | URL | string (a URL, or a
+ * file path in Node). `onProgress({loaded, total})` reports download progress (total null when unknown).
+ */
+export async function load(source, { onProgress } = {}) {
+  const { bytes, name } = await readSource(source, onProgress);
+  const rt = await getRuntime();
+  const ptr = rt.copyIn(bytes);
+  try {
+    const { handle } = rt.call('fx_load', ptr, bytes.byteLength, name);
+    return new GraphModule(rt, handle, name);
+  } finally {
+    rt.free(ptr);
+  }
+}
+
+/** The model in the .fxw format, as bytes ready for a file or a download. */
+export function save(gm) {
+  if (!(gm instanceof GraphModule)) throw new FxError('save(): expected a GraphModule from fxwasm.load()');
+  return gm.save();
+}

@@ -1,0 +1,137 @@
+// Tensor: a dense row-major array with a torch dtype name. Data is a TypedArray (BigInt64Array for int64,
+// Uint8Array for bool and uint8, Uint16Array holding the raw bits of float16/bfloat16).
+import { FxError } from './errors.js';
+
+export const DTYPE_ARRAYS = Object.freeze({
+  float32: Float32Array,
+  float64: Float64Array,
+  float16: Uint16Array,
+  bfloat16: Uint16Array,
+  int64: BigInt64Array,
+  int32: Int32Array,
+  int16: Int16Array,
+  int8: Int8Array,
+  uint8: Uint8Array,
+  bool: Uint8Array,
+});
+
+const DEFAULT_DTYPE = new Map([
+  [Float32Array, 'float32'], [Float64Array, 'float64'], [BigInt64Array, 'int64'], [Int32Array, 'int32'],
+  [Int16Array, 'int16'], [Int8Array, 'int8'], [Uint8Array, 'uint8'], [Uint8ClampedArray, 'uint8'],
+]);
+
+function checkShape(shape) {
+  if (!Array.isArray(shape) || !shape.every((d) => Number.isSafeInteger(d) && d >= 0)) {
+    throw new FxError(`tensor shape must be an array of non-negative integers, got ${JSON.stringify(shape)}`);
+  }
+  return shape.reduce((a, b) => a * b, 1);
+}
+
+export class Tensor {
+  /**
+   * @param {ArrayLike<number|bigint|boolean>} data
+   * @param {number[]} shape
+   * @param {string} dtype
+   */
+  constructor(data, shape, dtype) {
+    const Ctor = DTYPE_ARRAYS[dtype];
+    if (!Ctor) throw new FxError(`unknown dtype '${dtype}' (known: ${Object.keys(DTYPE_ARRAYS).join(', ')})`);
+    const numel = checkShape(shape);
+    if (!(data instanceof Ctor)) data = toTypedArray(data, Ctor, dtype);
+    if (data.length !== numel) {
+      throw new FxError(`tensor data has ${data.length} elements but shape [${shape.join(', ')}] needs ${numel}`);
+    }
+    this.data = data;
+    this.shape = shape.slice();
+    this.dtype = dtype;
+  }
+
+  get size() {
+    return this.data.length;
+  }
+
+  /** The raw little-endian bytes (a view, not a copy). */
+  bytes() {
+    return new Uint8Array(this.data.buffer, this.data.byteOffset, this.data.byteLength);
+  }
+
+  toString() {
+    return `Tensor(${this.dtype}, [${this.shape.join(', ')}])`;
+  }
+}
+
+function toTypedArray(data, Ctor, dtype) {
+  if (data == null || typeof data.length !== 'number') throw new FxError('tensor data must be an array or TypedArray');
+  const out = new Ctor(data.length);
+  for (let i = 0; i < data.length; i++) {
+    const x = data[i];
+    if (Ctor === BigInt64Array) out[i] = typeof x === 'bigint' ? x : BigInt(Math.trunc(Number(x)));
+    else if (dtype === 'bool') out[i] = x ? 1 : 0;
+    else out[i] = typeof x === 'bigint' ? Number(x) : Number(x);
+  }
+  return out;
+}
+
+/** Flattens nested arrays, checking they are rectangular; returns [flat, shape]. */
+function flatten(nested) {
+  const shape = [];
+  for (let x = nested; Array.isArray(x); x = x[0]) shape.push(x.length);
+  const flat = [];
+  const walk = (x, depth) => {
+    if (depth === shape.length) {
+      if (Array.isArray(x)) throw new FxError('tensor data is not rectangular');
+      flat.push(x);
+      return;
+    }
+    if (!Array.isArray(x) || x.length !== shape[depth]) throw new FxError('tensor data is not rectangular');
+    for (const y of x) walk(y, depth + 1);
+  };
+  walk(nested, 0);
+  return [flat, shape];
+}
+
+/**
+ * Makes a Tensor. `data` is a TypedArray or (nested) array; `shape` defaults to the data's own
+ * ([length], or the nesting of arrays); `dtype` defaults from the data (Float32Array → float32,
+ * BigInt64Array → int64, …, numbers → float32, booleans → bool, bigints → int64).
+ */
+export function tensor(data, shape, dtype) {
+  if (data instanceof Tensor) return new Tensor(data.data, shape ?? data.shape, dtype ?? data.dtype);
+  let flat = data;
+  let inferred = shape;
+  if (Array.isArray(data)) {
+    const [f, s] = flatten(data);
+    flat = f;
+    inferred = shape ?? s;
+  } else if (typeof data === 'number' || typeof data === 'boolean' || typeof data === 'bigint') {
+    flat = [data];
+    inferred = shape ?? [];
+  } else if (!ArrayBuffer.isView(data)) {
+    throw new FxError('tensor data must be a TypedArray, an array or a scalar');
+  }
+  inferred = inferred ?? [flat.length];
+  if (!dtype) {
+    if (ArrayBuffer.isView(flat)) dtype = DEFAULT_DTYPE.get(flat.constructor);
+    else if (flat.length && typeof flat[0] === 'boolean') dtype = 'bool';
+    else if (flat.length && typeof flat[0] === 'bigint') dtype = 'int64';
+    else dtype = 'float32';
+    if (!dtype) throw new FxError(`cannot tell the dtype of a ${flat.constructor.name}; pass it explicitly`);
+  }
+  return new Tensor(flat, inferred, dtype);
+}
+
+/** A tensor of uniform random numbers in [-1, 1) (floats), 0..9 (integers) or coin flips (bool), for `run --random`. */
+export function randomTensor(shape, dtype = 'float32', random = Math.random) {
+  const Ctor = DTYPE_ARRAYS[dtype];
+  if (!Ctor) throw new FxError(`unknown dtype '${dtype}'`);
+  const n = checkShape(shape);
+  const data = new Ctor(n);
+  for (let i = 0; i < n; i++) {
+    if (dtype === 'float32' || dtype === 'float64') data[i] = random() * 2 - 1;
+    else if (dtype === 'bool') data[i] = random() < 0.5 ? 1 : 0;
+    else if (Ctor === BigInt64Array) data[i] = BigInt(Math.floor(random() * 10));
+    else if (dtype === 'float16' || dtype === 'bfloat16') data[i] = dtype === 'float16' ? 0x3c00 : 0x3f80;  // 1.0
+    else data[i] = Math.floor(random() * 10);
+  }
+  return new Tensor(data, shape, dtype);
+}
