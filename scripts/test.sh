@@ -18,6 +18,7 @@ suite() {
 }
 
 suite cpp ctest --test-dir build/native --output-on-failure --output-junit "$FXWASM_ROOT/$reports/ctest.xml" -j"$(nproc)"
+suite wasm-kernels bash scripts/test-kernels-wasm.sh
 suite python env PYTHONPATH="$FXWASM_ROOT/python" "$FXWASM_PYTHON" -m pytest -q tests/python \
   --junitxml="$reports/pytest.xml" -p no:cacheprovider
 suite js node --experimental-vm-modules node_modules/jest/bin/jest.js --config jest.config.js \
