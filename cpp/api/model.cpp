@@ -100,6 +100,18 @@ Model::Model(std::unique_ptr<GraphModule> gm, std::string source) : gm_(std::mov
 
 Model::~Model() = default;
 
+std::unique_ptr<Model> Model::empty() {
+  auto gm = std::make_unique<GraphModule>();
+  gm->modules()[""] = ModuleInfo{"torch.nn.modules.module.Module", {}};
+  gm->producer().tracer = "graph";
+  return std::make_unique<Model>(std::move(gm), "<new>");
+}
+
+void Model::graph_changed(bool semantics_kept) {
+  interpreter_.reset();
+  if (!semantics_kept) gm_->reference() = Reference{};
+}
+
 std::string Model::print_tabular() const { return fx::print_tabular(gm_->graph()); }
 
 std::string Model::code() const { return python_code(gm_->graph()); }

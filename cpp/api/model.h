@@ -21,11 +21,19 @@ class Model {
   // Parses a .fxw file; `source` (a path, URL or "<bytes>") prefixes every load error.
   static std::unique_ptr<Model> load(const uint8_t* data, size_t size, const std::string& source = "<bytes>");
   explicit Model(std::unique_ptr<GraphModule> gm, std::string source = "<memory>");
+  // A GraphModule with an empty graph and a root module, for building a program from scratch.
+  static std::unique_ptr<Model> empty();
   ~Model();
   Model(const Model&) = delete;
   Model& operator=(const Model&) = delete;
 
   const GraphModule& graph_module() const { return *gm_; }
+  // For editing (api/graph_edit.h, passes). Whoever changes the graph through it calls graph_changed().
+  GraphModule& mutable_graph_module() { return *gm_; }
+  // The graph or its tensors changed: the runtime is rebuilt on the next run. Unless `semantics_kept`
+  // (a pass that computes the same function), the stored reference is dropped: it describes the exported
+  // program, and an edited one may take other inputs or give other outputs.
+  void graph_changed(bool semantics_kept);
   const std::string& source() const { return source_; }
 
   std::string print_tabular() const;  // as torch.fx.Graph.print_tabular

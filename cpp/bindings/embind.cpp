@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "api/graph_edit.h"
 #include "api/model.h"
 #include "api/wire.h"
 #include "support/error.h"
@@ -91,6 +92,44 @@ std::string fx_load(uintptr_t ptr, size_t size, std::string source) {
     const int handle = next_handle++;
     registry()[handle].model = std::move(model);
     return ojson{{"handle", handle}};
+  });
+}
+
+std::string fx_new() {
+  return guarded([&] {
+    const int handle = next_handle++;
+    registry()[handle].model = Model::empty();
+    return ojson{{"handle", handle}};
+  });
+}
+
+// One graph edit (api/graph_edit.h lists the commands).
+std::string fx_edit(int handle, std::string command_json) {
+  return guarded([&] { return edit_graph(*entry(handle).model, nlohmann::json::parse(command_json)); });
+}
+
+// `tensor_json` is a wire tensor ({"$t":"tensor", dtype, shape, ptr, nbytes}); its bytes are copied.
+std::string fx_add_tensor(int handle, std::string name, std::string tensor_json, std::string kind) {
+  return guarded([&] {
+    const Object t = object_from_wire(nlohmann::json::parse(tensor_json));
+    add_tensor(*entry(handle).model, name, t.tensor(), kind);
+    return ojson::object();
+  });
+}
+
+std::string fx_shape_prop(int handle, std::string inputs_json) {
+  return guarded([&] {
+    const nlohmann::json inputs = nlohmann::json::parse(inputs_json);
+    FX_CHECK(inputs.is_array(), "shape_prop: inputs must be an array");
+    std::vector<Object> args;
+    for (const auto& x : inputs) args.push_back(object_from_wire(x));
+    return ojson{{"changed", run_shape_prop(*entry(handle).model, std::move(args))}};
+  });
+}
+
+std::string fx_replace_pattern(int handle, int pattern, int replacement) {
+  return guarded([&] {
+    return replace_pattern(*entry(handle).model, *entry(pattern).model, *entry(replacement).model);
   });
 }
 
@@ -174,6 +213,11 @@ std::string fx_dispose(int handle) {
 
 EMSCRIPTEN_BINDINGS(fxwasm) {
   emscripten::function("fx_load", &fx::fx_load);
+  emscripten::function("fx_new", &fx::fx_new);
+  emscripten::function("fx_edit", &fx::fx_edit);
+  emscripten::function("fx_add_tensor", &fx::fx_add_tensor);
+  emscripten::function("fx_shape_prop", &fx::fx_shape_prop);
+  emscripten::function("fx_replace_pattern", &fx::fx_replace_pattern);
   emscripten::function("fx_tabular", &fx::fx_tabular);
   emscripten::function("fx_code", &fx::fx_code);
   emscripten::function("fx_graph", &fx::fx_graph);

@@ -22,15 +22,23 @@ def toy_example(a, b):
 
 
 def main(out_path=None):
-    out_path = out_path or os.path.join(os.path.dirname(os.path.abspath(__file__)), "toy_example.fxw")
-    torch.manual_seed(0)
-    torch._dynamo.reset()
-    with tempfile.TemporaryDirectory() as tmp:
-        backend = fxwasm.dynamo_backend(tmp)
-        compiled = torch.compile(toy_example, backend=backend)
-        compiled(torch.randn(10), torch.randn(10))
-        shutil.copyfile(backend.saved[0], out_path)
-    torch._dynamo.reset()
+    here = os.path.dirname(os.path.abspath(__file__))
+    out_path = os.path.abspath(out_path or os.path.join(here, "toy_example.fxw"))
+    cwd = os.getcwd()
+    # stack traces in the file name this script relative to the current directory (docs/format.md §5):
+    # from the repository root they read examples/seed/make_toy_example.py in every checkout
+    os.chdir(os.path.dirname(os.path.dirname(here)))
+    try:
+        torch.manual_seed(0)
+        torch._dynamo.reset()
+        with tempfile.TemporaryDirectory() as tmp:
+            backend = fxwasm.dynamo_backend(tmp)
+            compiled = torch.compile(toy_example, backend=backend)
+            compiled(torch.randn(10), torch.randn(10))
+            shutil.copyfile(backend.saved[0], out_path)
+        torch._dynamo.reset()
+    finally:
+        os.chdir(cwd)
     print(f"wrote {out_path}")
     return out_path
 

@@ -74,7 +74,9 @@ def main(argv=None):
     except (ExportError, ValueError, ImportError, OSError) as e:
         msg = str(e)
         if args.tracer == "symbolic" and "symbolic_trace failed" in msg:
-            msg += "\nhint: try --tracer aten (with --input-shape)"
+            msg += ("\nhint: try --tracer aten (with --input-shape): it traces control flow on shapes by "
+                    "specialising it; control flow on tensor values needs torch.compile with "
+                    "fxwasm.dynamo_backend (a graph per branch)")
         print(f"fxwasm: error: {msg}", file=sys.stderr)
         return 2
     except Exception as e:  # building the model itself failed

@@ -62,6 +62,7 @@ class FxwFile:
     tensors: dict                # name → TensorData (no __pad__ tensors)
     kinds: dict                  # name → "parameter" | "buffer" | "constant" | "reference"
     reference: dict = field(default=None)  # {"inputs": [...], "outputs": ...} decoded, or None
+    pytree: dict = field(default=None)     # {"orig_args": [...], "inputs": ..., "outputs": ...} decoded, or None
 
 
 def _torchish(tag, value):
@@ -173,7 +174,14 @@ def read(path_or_bytes):
         r = program["reference"]
         reference = {"inputs": [decode_value(x, set(), True, "reference") for x in r["inputs"]],
                      "outputs": decode_value(r["outputs"], set(), True, "reference")}
-    return FxwFile(meta, program, nodes, tensors, kinds, reference)
+    structure = None
+    if "pytree" in program:
+        p = program["pytree"]
+        structure = {"orig_args": list(p.get("orig_args", []))}
+        for key in ("inputs", "outputs"):
+            if key in p:
+                structure[key] = decode_value(p[key], seen, where=f"pytree.{key}")
+    return FxwFile(meta, program, nodes, tensors, kinds, reference, structure)
 
 
 def resolve(value, f):

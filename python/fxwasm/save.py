@@ -12,6 +12,8 @@ from .container import build
 from .errors import ExportError
 from .modules import class_name, hyperparameters, module_tree
 from .targets import canonical_target
+from .structure import pytree_structure
+from .traces import portable_path, portable_stack_trace
 from .values import encode_value, dtype_name
 
 TRACERS = ("symbolic", "aten", "export")
@@ -46,6 +48,19 @@ def _from_exported(ep):
     return gm
 
 
+def _user_frame(exc):
+    """' at FILE:LINE in FUNC (`source`)' for the innermost frame of `exc` outside torch, or ''."""
+    import traceback
+    torch_dir = os.path.dirname(os.path.abspath(torch.__file__)) + os.sep
+    frames = [f for f in traceback.extract_tb(exc.__traceback__)
+              if not os.path.abspath(f.filename).startswith(torch_dir) and f.filename != __file__]
+    if not frames:
+        return ""
+    f = frames[-1]
+    where = f" at {portable_path(f.filename)}:{f.lineno} in {f.name}"
+    return where + (f" (`{f.line.strip()}`)" if f.line else "")
+
+
 def trace(model, example_inputs=None, tracer="symbolic"):
     """(GraphModule, tracer name, source module for the root's type and hyperparameters)."""
     if isinstance(model, torch.export.ExportedProgram):
@@ -58,7 +73,7 @@ def trace(model, example_inputs=None, tracer="symbolic"):
         try:
             gm = torch.fx.symbolic_trace(model)
         except Exception as e:
-            raise ExportError(f"torch.fx.symbolic_trace failed: {type(e).__name__}: {e}\n"
+            raise ExportError(f"torch.fx.symbolic_trace failed{_user_frame(e)}: {type(e).__name__}: {e}\n"
                               "(control flow on inputs cannot be traced symbolically; try tracer='aten' "
                               "or tracer='export' with example inputs)") from e
         return gm, "symbolic", model if isinstance(model, torch.nn.Module) else None
@@ -67,7 +82,10 @@ def trace(model, example_inputs=None, tracer="symbolic"):
     if tracer == "aten":
         from torch.fx.experimental.proxy_tensor import make_fx
         try:
-            gm = make_fx(model)(*example_inputs)
+            # without autograd: make_fx would otherwise record the nodes autograd needs (aten.alias of
+            # saved activations, ...) that an inference graph never uses
+            with torch.no_grad():
+                gm = make_fx(model)(*example_inputs)
         except Exception as e:
             raise ExportError(f"make_fx failed: {type(e).__name__}: {e}") from e
         return gm, "aten", model if isinstance(model, torch.nn.Module) else None
@@ -146,17 +164,24 @@ def _lookup_attr(root, qualified):
 
 
 def _collect_tensors(gm, source=None):
-    """name → (kind, tensor). GraphModule registers the tensors a tracer made up (symbolic_trace's
-    _tensor_constant0) as buffers; when the traced model is known, those are recorded as constants."""
-    source_buffers = None
+    """name → (kind, tensor), names as in gm's state_dict. A tensor that is the traced model's own parameter
+    or buffer keeps that kind, whatever name the tracer gave it (make_fx's _param_constant0 is a
+    parameter, its _tensor_constant0 may be a BatchNorm running_mean); tensors a tracer made up and
+    registered as buffers (symbolic_trace's _tensor_constant0 for a torch.tensor(...) in forward) are
+    constants. Without the traced model (a GraphModule given as is) gm's own registration decides."""
+    source_params, source_buffers = None, None
     if isinstance(source, torch.nn.Module):
-        source_buffers = {name for name, _ in source.named_buffers(remove_duplicate=False)}
+        source_params = {id(t) for t in source.parameters()}
+        source_buffers = {id(t) for t in source.buffers()}
     tensors = {}
     for name, p in gm.named_parameters(remove_duplicate=False):
         tensors.setdefault(name, ("parameter", p))
     for name, b in gm.named_buffers(remove_duplicate=False):
-        made_up = source_buffers is not None and name not in source_buffers
-        tensors.setdefault(name, ("constant" if made_up else "buffer", b))
+        if source_buffers is None or id(b) in source_buffers:
+            kind = "buffer"
+        else:
+            kind = "parameter" if id(b) in source_params else "constant"
+        tensors.setdefault(name, (kind, b))
     module_names = {name for name, _ in gm.named_modules(remove_duplicate=False)}
     for node in gm.graph.nodes:
         if node.op != "get_attr" or node.target in tensors or node.target in module_names:
@@ -267,7 +292,9 @@ def build_program(gm, tracer, example_inputs=None, reference=True, root_source=N
                     break
         trace_text = node.meta.get("stack_trace")
         if isinstance(trace_text, str) and trace_text:
-            meta["stack_trace"] = _clip_string(trace_text)
+            meta["stack_trace"] = _clip_string(portable_stack_trace(trace_text))
+        if node.meta.get("is_wrapped") is True:  # symbolic_trace's autowrapped functions (math.sqrt, ...):
+            meta["is_wrapped"] = True            # the code starts with torch.fx.wrap("math_sqrt") for them
         if meta:
             entry["meta"] = meta
         if json_depth(entry) + 2 > MAX_JSON_DEPTH:  # + the program object and the nodes array
@@ -285,6 +312,9 @@ def build_program(gm, tracer, example_inputs=None, reference=True, root_source=N
         "modules": modules,
         "tensors": {name: kind for name, (kind, _) in tensors.items()},
     }
+    structure = pytree_structure(gm)
+    if structure is not None:
+        program["pytree"] = structure
     for name, _ in ref_tensors:
         program["tensors"][name] = "reference"
     if ref is not None:

@@ -5,94 +5,19 @@ The corpus is built once into .cache/corpus (or $FXWASM_CORPUS_DIR) by tests/cor
 skips files newer than itself, models.py and the exporter — so only the first run pays for resnet18 and
 friends. The committed small files under examples/ are checked the same way, read-only.
 """
-import importlib.util
 import math
 import os
-import subprocess
 import sys
 
 import pytest
 import torch
-from torch.fx.node import _get_qualified_name
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "python"))
-
+from corpus_graphs import (ENTRIES, ROOT, SMALL, build_corpus, canonical_target,  # noqa: F401
+                           model_and_inputs, torch_graph)
 from fxwasm import reader  # noqa: E402
-
-BUILD_SCRIPT = os.path.join(ROOT, "tests", "corpus", "build_corpus.py")
-CACHE_DIR = os.environ.get("FXWASM_CORPUS_DIR", os.path.join(ROOT, ".cache", "corpus"))
-
-
-def _load_build_module():
-    spec = importlib.util.spec_from_file_location("build_corpus", BUILD_SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-build_corpus = _load_build_module()
-models = build_corpus.import_models()
-ENTRIES = build_corpus.ENTRIES
-
-
-@pytest.fixture(scope="session")
-def corpus_dir():
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        [os.path.join(ROOT, "python")] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
-    proc = subprocess.run([sys.executable, BUILD_SCRIPT, "--out", CACHE_DIR], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=600)
-    print(proc.stdout)
-    assert proc.returncode == 0, f"build_corpus.py failed:\n{proc.stdout}\n{proc.stderr}"
-    return CACHE_DIR
-
-
-# ------------------------------------------------------------------------------------ torch's own graphs
-_models = {}
-_graphs = {}
-
-
-def model_and_inputs(name):
-    if name not in _models:  # built once per session (the digits CNN trains); all together < ~400 MB
-        _models[name] = models.BUILDERS[name]()
-    return _models[name]
-
-
-def torch_graph(entry):
-    """The GraphModule torch makes of the entry's model with the entry's tracer, as the exporter traces."""
-    key = (entry.model, entry.tracer)
-    if key in _graphs:
-        return _graphs[key]
-    model, inputs = model_and_inputs(entry.model)
-    if entry.tracer in ("symbolic", "dynamo"):
-        gm = model if entry.tracer == "dynamo" else torch.fx.symbolic_trace(model)
-    elif entry.tracer == "aten":
-        from torch.fx.experimental.proxy_tensor import make_fx
-        gm = make_fx(model)(*inputs)
-    elif entry.tracer == "export":
-        gm = torch.export.export(model, tuple(inputs)).module()
-        # the guard-checking submodule torch.export adds is not part of the computation (nor of the file)
-        for node in list(gm.graph.nodes):
-            if node.op == "call_module" and node.target == "_guards_fn" and not node.users:
-                gm.graph.erase_node(node)
-        gm.recompile()
-    else:
-        raise AssertionError(entry.tracer)
-    _graphs[key] = gm
-    return gm
 
 
 # ------------------------------------------------------------------------------------------ comparison
-def canonical_target(node):
-    """docs/format.md §2, written independently of the exporter."""
-    if node.op != "call_function":
-        return node.target
-    if isinstance(node.target, torch._ops.OpOverload):
-        return str(node.target)
-    name = _get_qualified_name(node.target)
-    return "operator." + name[len("_operator."):] if name.startswith("_operator.") else name
-
-
 def canon(v):
     """A value with its Python types made explicit, so (1,) != [1], 1 != 1.0 != True, nan == nan."""
     if isinstance(v, (torch.fx.Node, reader.NodeRef)):
@@ -174,25 +99,73 @@ def check_file(path, entry):
     assert_same_value(stored, from_graph, "reference outputs (graph)", exact=True)
     leaves = torch.utils._pytree.tree_leaves
     assert_same_value(leaves(stored), leaves(from_model), "reference outputs (model)", exact=False)
-    # every stored tensor the graph reads is the model's own
+    # every stored tensor the graph reads is the model's own, with the kind it has in the model
+    params = {id(p) for p in model.parameters()} if isinstance(model, torch.nn.Module) else set()
+    buffers = {id(b) for b in model.buffers()} if isinstance(model, torch.nn.Module) else set()
     for name, kind in f.kinds.items():
         if kind in ("parameter", "buffer", "constant"):
-            assert torch.equal(f.tensors[name].to_torch(), graph_attr(gm, name)), name
+            attr = graph_attr(gm, name)
+            assert torch.equal(f.tensors[name].to_torch(), attr.detach()), name
+            if entry.tracer != "dynamo":
+                want = "parameter" if id(attr) in params else "buffer" if id(attr) in buffers else "constant"
+                assert kind == want, f"tensor {name}: kind {kind}, but it is a {want} of the model"
+    if entry.tracer == "export":  # the structure torch.export's code puts around the flat graph
+        info = gm.graph._codegen.pytree_info
+        unflatten = torch.utils._pytree.tree_unflatten
+        assert f.pytree["orig_args"] == list(info.orig_args)
+        placeholders = [reader.NodeRef(n.name) for n in gm.graph.nodes if n.op == "placeholder"]
+        assert canon(f.pytree["inputs"]) == canon(unflatten(placeholders, info.in_spec))
+        flat = [reader.NodeRef(a.name) if isinstance(a, torch.fx.Node) else a for a in gm.graph.output_node().args[0]]
+        assert canon(f.pytree["outputs"]) == canon(unflatten(flat, info.out_spec))
+    assert_portable(path)
+    assert_plain_safetensors(path, f)
+
+
+def assert_plain_safetensors(path, f):
+    """The file is a safetensors file to a minimal reader (struct + json) and to safetensors itself."""
+    import json
+    import struct
+
+    from safetensors import safe_open
+    size = os.path.getsize(path)
+    with open(path, "rb") as fh:
+        (n,) = struct.unpack("<Q", fh.read(8))
+        header = json.loads(fh.read(n))
+    assert (8 + n) % 64 == 0 and set(header.pop("__metadata__")) == {"format", "format_version", "program"}
+    sizes = {"F32": 4, "F64": 8, "F16": 2, "BF16": 2, "I64": 8, "I32": 4, "I16": 2, "I8": 1, "U8": 1, "BOOL": 1}
+    spans = sorted(tuple(v["data_offsets"]) for v in header.values())
+    assert spans[0][0] == 0 and spans[-1][1] == size - 8 - n, "tensors must cover the data section"
+    assert all(a[1] == b[0] for a, b in zip(spans, spans[1:])), "gaps between tensors"
+    for name, info in header.items():
+        begin, end = info["data_offsets"]
+        assert end - begin == math.prod(info["shape"]) * sizes[info["dtype"]], name
+        assert begin % 64 == 0 or name.startswith("__pad__."), f"{name} is not 64-byte aligned"
+    assert {k for k in header if not k.startswith("__pad__.")} == set(f.kinds)
+    with safe_open(path, framework="pt") as st:
+        assert set(st.keys()) == set(header)
+        for name in list(f.kinds)[:3]:
+            assert torch.equal(st.get_tensor(name), f.tensors[name].to_torch()), name
+
+
+def assert_portable(path):
+    """No machine paths in the file (docs/format.md §5): a rebuild elsewhere gives the same bytes."""
+    f = reader.read(path)
+    text = f.metadata["program"]
+    for prefix in {ROOT, os.path.realpath(ROOT), sys.prefix, os.path.expanduser("~")}:
+        assert prefix + "/" not in text, f"{path} names {prefix}"
+    assert "/site-packages/" not in text.replace('"site-packages/', "")
 
 
 def graph_attr(gm, qualified):
     obj = gm
     for part in qualified.split("."):
         obj = getattr(obj, part)
-    return obj.detach()
+    return obj
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e.name for e in ENTRIES])
 def test_corpus_file(corpus_dir, entry):
     check_file(entry.output(corpus_dir), entry)
-
-
-SMALL = [e for e in ENTRIES if e.small]
 
 
 @pytest.mark.parametrize("entry", SMALL, ids=[e.name for e in SMALL])
@@ -206,3 +179,24 @@ def test_committed_example(entry):
 def test_digits_cnn_learns():
     model, _ = model_and_inputs("digits_cnn")
     assert model.accuracy > 0.9, f"held-out accuracy {model.accuracy:.3f}"
+
+
+def test_rebuild_from_another_checkout_is_byte_identical(tmp_path):
+    """Files name no machine paths: the examples with stack traces (Dynamo's and torch.export's), rebuilt
+    from a copy of the sources at another path, equal the committed ones byte for byte."""
+    import shutil
+    import subprocess
+    clone = tmp_path / "elsewhere" / "fxwasm"
+    shutil.copytree(os.path.join(ROOT, "python", "fxwasm"), clone / "python" / "fxwasm")
+    shutil.copytree(os.path.join(ROOT, "tests", "corpus"), clone / "tests" / "corpus",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (clone / "examples" / "seed").mkdir(parents=True)
+    shutil.copy(os.path.join(ROOT, "examples", "seed", "make_toy_example.py"), clone / "examples" / "seed")
+    names = ["toy_example", "decoder_block_export"]
+    proc = subprocess.run([sys.executable, str(clone / "tests" / "corpus" / "build_corpus.py"), "--out",
+                           str(tmp_path / "out"), "--only", *names], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=300, env=dict(os.environ, PYTHONPATH=str(clone / "python")))
+    assert proc.returncode == 0, proc.stderr
+    for name in names:
+        with open(tmp_path / "out" / f"{name}.fxw", "rb") as a, open(build_corpus.BY_NAME[name].output(), "rb") as b:
+            assert a.read() == b.read(), f"{name}: rebuilt elsewhere, the bytes differ from the committed file"

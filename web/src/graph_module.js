@@ -3,12 +3,19 @@
 import { FxError } from './errors.js';
 import { Graph } from './graph.js';
 import { encodeValue, decodeValue } from './marshal.js';
+import { encodeValue as encodeGraphValue } from './graph.js';
+import { Tensor } from './tensor.js';
+import { getRuntime } from './runtime.js';
+
+const PASSES = ['dce', 'constant_fold', 'fold_conv_bn', 'shape_prop'];
+const TENSOR_KINDS = ['parameter', 'buffer', 'constant'];
 
 export class GraphModule {
   #rt;
   #handle;
   #graph = null;
   #info = null;
+  #version = 0;  // bumped by every change to the graph: cached views are re-read from the core
 
   /** @internal use load() */
   constructor(rt, handle, source) {
@@ -30,15 +37,109 @@ export class GraphModule {
     return this.#rt.call('fx_code', this.#live()).text;
   }
 
+  /** The graph: FX's Graph API over the core's graph (edits apply to this module). */
   get graph() {
-    if (!this.#graph) this.#graph = new Graph(this.#rt.call('fx_graph', this.#live()).graph);
+    this.#live();
+    if (!this.#graph) {
+      this.#graph = new Graph({
+        version: () => this.#version,
+        graphJson: () => this.#rt.call('fx_graph', this.#live()).graph,
+        edit: (command) => this.#edit(() => this.#rt.call('fx_edit', this.#live(), JSON.stringify(command))),
+        tabular: () => this.printTabular(),
+      });
+    }
     return this.#graph;
+  }
+
+  // Runs a call that may change the graph; cached views are refreshed afterwards even if it failed
+  // half-way (a failed edit changes nothing in the core, but a pass that failed may have).
+  #edit(call) {
+    try {
+      return call();
+    } finally {
+      this.#version++;
+      this.#info = null;
+    }
   }
 
   /** Format version, producer, counts, inputs/outputs, parameters and unsupported ops (see index.d.ts). */
   info() {
     if (!this.#info) this.#info = this.#rt.call('fx_info', this.#live()).info;
     return structuredClone(this.#info);
+  }
+
+  /**
+   * Runs a graph pass in the core: 'dce', 'constant_fold', 'fold_conv_bn' or 'shape_prop' (with
+   * {inputs} — an array of Tensors — or random inputs from the placeholders' meta shapes). The graph is
+   * linted before and after. Returns whether the pass changed anything.
+   */
+  applyPass(name, options = {}) {
+    if (!PASSES.includes(name)) throw new FxError(`applyPass: unknown pass '${name}' (known: ${PASSES.join(', ')})`);
+    const handle = this.#live();
+    if (name !== 'shape_prop') {
+      return this.#edit(() => this.#rt.call('fx_edit', handle, JSON.stringify({ cmd: 'run_pass', pass: name }))).changed;
+    }
+    const blocks = [];
+    try {
+      const inputs = options.inputs ? this.#orderInputs(options.inputs) : [];
+      const encoded = inputs.map((x, i) => encodeValue(this.#rt, x, blocks, `#${i}`));
+      return this.#edit(() => this.#rt.call('fx_shape_prop', handle, JSON.stringify(encoded))).changed;
+    } finally {
+      for (const ptr of blocks) this.#rt.free(ptr);
+    }
+  }
+
+  /**
+   * torch.fx.subgraph_rewriter.replace_pattern: replaces every non-overlapping match of `pattern`'s graph
+   * by a copy of `replacement`'s (both GraphModules, e.g. built with fxwasm.create(); placeholders are
+   * wildcards). Returns the matches: {anchor, nodesMap: {patternNodeName: Node | literal repr},
+   * replacements: Node[]}.
+   */
+  replacePattern(pattern, replacement) {
+    for (const [what, g] of [['pattern', pattern], ['replacement', replacement]]) {
+      if (!(g instanceof GraphModule)) throw new FxError(`replacePattern: the ${what} must be a GraphModule`);
+      if (g.#rt !== this.#rt) throw new FxError(`replacePattern: the ${what} was loaded by another runtime instance`);
+    }
+    const { matches } = this.#edit(() =>
+      this.#rt.call('fx_replace_pattern', this.#live(), pattern.#live(), replacement.#live()));
+    const g = this.graph;
+    return matches.map((m) => ({
+      anchor: g.find(m.anchor) ?? m.anchor,
+      nodesMap: Object.fromEntries(Object.entries(m.nodes_map).map(([p, n]) => [p, g.find(n) ?? n])),
+      replacements: m.replacements.map((n) => g.find(n)),
+    }));
+  }
+
+  /** Adds (or replaces) a tensor of the module, for get_attr nodes: kind 'parameter', 'buffer' or 'constant'. */
+  addTensor(name, tensor, kind = 'parameter') {
+    if (!(tensor instanceof Tensor)) throw new FxError('addTensor: expected a Tensor (fxwasm.tensor(data, shape))');
+    if (!TENSOR_KINDS.includes(kind)) throw new FxError(`addTensor: kind must be one of ${TENSOR_KINDS.join(', ')}`);
+    const handle = this.#live();
+    const blocks = [];
+    try {
+      const wire = encodeValue(this.#rt, tensor, blocks, name);
+      this.#edit(() => this.#rt.call('fx_add_tensor', handle, String(name), JSON.stringify(wire), kind));
+    } finally {
+      for (const ptr of blocks) this.#rt.free(ptr);
+    }
+  }
+
+  /**
+   * Adds (or replaces) a submodule for call_module nodes: its qualified class name (e.g.
+   * 'torch.nn.modules.linear.Linear') and constructor hyperparameters; its tensors go in with addTensor
+   * ('fc.weight', 'fc.bias').
+   */
+  addModule(name, type, hparams = {}) {
+    const encoded = Object.fromEntries(Object.entries(hparams).map(([k, v]) => [k, encodeGraphValue(v, 'hparams')]));
+    this.#edit(() => this.#rt.call('fx_edit', this.#live(), JSON.stringify({ cmd: 'add_module', name, type, hparams: encoded })));
+  }
+
+  /**
+   * As torch's GraphModule.recompile(). Here code, printTabular() and run() always reflect the current
+   * graph (the runtime is rebuilt on the next run after an edit), so this only checks the graph (lint).
+   */
+  recompile() {
+    this.graph.lint();
   }
 
   /** Placeholder names, in the order run() takes inputs. */
@@ -123,6 +224,17 @@ export class GraphModule {
     } finally {
       this.#rt.call('fx_release', handle);
     }
+  }
+
+  /** A new GraphModule with an empty graph (the same as fxwasm.create()). */
+  static async empty() {
+    return GraphModule._empty(await getRuntime());
+  }
+
+  /** @internal a new module with an empty graph */
+  static _empty(rt) {
+    const { handle } = rt.call('fx_new');
+    return new GraphModule(rt, handle, '<new>');
   }
 
   get disposed() {

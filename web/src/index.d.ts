@@ -51,37 +51,105 @@ export type RunValue =
 
 export type Op = 'placeholder' | 'get_attr' | 'call_function' | 'call_module' | 'call_method' | 'output';
 
-/** An argument value as the graph holds it (docs/format.md §3, decoded: nodes resolved, tuples as arrays). */
+/** A Python list among node arguments; a plain Array stands for a tuple. */
+export class FxList<T = ArgValue> extends Array<T> {}
+/** Marks items as a Python list (not a tuple) in node arguments. */
+export function list<T extends ArgValue>(items: Iterable<T>): FxList<T>;
+/** A float argument whose value is integral (2 → 2.0): a JS number 2 becomes the int 2. */
+export function float(x: number): { $float: number | 'inf' | '-inf' | 'nan' };
+
+/**
+ * An argument value as the graph holds it (docs/format.md §3, decoded: nodes as Node, tuples as arrays,
+ * lists as FxList, dicts as objects). When setting args, an Array is a tuple and a number is an int when
+ * integral, else a float.
+ */
 export type ArgValue =
   | Node | number | boolean | string | null
   | ArgValue[]
   | { [key: string]: ArgValue }
   | { $dtype: string } | { $device: string } | { $memory_format: string } | { $layout: string }
-  | { $size: ArgValue[] } | { $slice: ArgValue[] } | { $ellipsis: null };
+  | { $size: ArgValue[] } | { $slice: ArgValue[] } | { $ellipsis: null } | { $float: number | string };
 
+/**
+ * One node of a Graph: a handle the core keeps consistent — every property is read from the current
+ * graph, so it reflects edits made anywhere (including passes). Reading an erased node throws FxError.
+ */
 export class Node {
-  readonly op: Op;
+  readonly graph: Graph;
   readonly name: string;
+  readonly op: Op;
   /** call_function: canonical qualified name ("torch.abs"); call_method: method name; others: a path. */
-  readonly target: string;
+  target: string;
   /** Type annotation as FX code prints it, or null. */
   readonly type: string | null;
-  readonly args: ArgValue[];
-  readonly kwargs: { [key: string]: ArgValue };
+  /** Setting replaces all args; users of old and new inputs stay in sync. */
+  get args(): ArgValue[];
+  set args(args: ArgValue[]);
+  get kwargs(): { [key: string]: ArgValue };
+  set kwargs(kwargs: { [key: string]: ArgValue });
   readonly users: Node[];
-  /** shape ({$size}), dtype ({$dtype}), stack_trace, … when the exporter knew them. */
+  /** shape ({$size}), dtype ({$dtype}), stack_trace, … when known. */
   readonly meta: { [key: string]: ArgValue };
   /** The node exactly as encoded in the format (format.md §3). */
   readonly raw: unknown;
   readonly allInputNodes: Node[];
+  /** The next / previous node in the graph, or null at the ends. */
+  readonly next: Node | null;
+  readonly prev: Node | null;
+  /** Whether the node was erased from its graph. */
+  readonly erased: boolean;
+  updateArg(index: number, value: ArgValue): void;
+  updateKwarg(key: string, value: ArgValue): void;
+  /** Every user (or those passing filter) uses `replacement` instead; returns the users that changed. */
+  replaceAllUsesWith(replacement: Node, options?: { filter?: (user: Node) => boolean }): Node[];
+  replaceInputWith(oldInput: Node, newInput: Node): void;
+  /** Moves x to just before this node. */
+  prepend(x: Node): void;
+  /** Moves x to just after this node. */
+  append(x: Node): void;
+  toString(): string;
 }
 
+/** FX's Graph: the nodes in order and the editing API. Every edit is applied by the core. */
 export class Graph implements Iterable<Node> {
-  readonly nodes: readonly Node[];
+  /** The nodes in order (a fresh array: editing while walking it is safe). */
+  readonly nodes: Node[];
   find(name: string): Node | undefined;
   readonly placeholders: Node[];
   readonly outputNode: Node | undefined;
   [Symbol.iterator](): Iterator<Node>;
+  /** An input of forward; the node's name derives from `name` as FX derives it. */
+  placeholder(name: string, options?: { typeExpr?: string | null }): Node;
+  getAttr(qualifiedName: string): Node;
+  callFunction(target: string, args?: ArgValue[], kwargs?: { [key: string]: ArgValue }): Node;
+  callMethod(method: string, args?: ArgValue[], kwargs?: { [key: string]: ArgValue }): Node;
+  callModule(modulePath: string, args?: ArgValue[], kwargs?: { [key: string]: ArgValue }): Node;
+  /** What forward returns (an Array is a tuple). */
+  output(result: ArgValue, options?: { typeExpr?: string | null }): Node;
+  createNode(op: Op, target: string, args?: ArgValue[], kwargs?: { [key: string]: ArgValue },
+             name?: string | null, typeExpr?: string | null): Node;
+  /** Runs fn with new nodes going just before `node` (null: at the start); returns fn's result. */
+  insertingBefore<T>(node: Node | null, fn: (graph: Graph) => T): T;
+  /** Runs fn with each new node going just after `node` (null: at the end); returns fn's result. */
+  insertingAfter<T>(node: Node | null, fn: (graph: Graph) => T): T;
+  /** FxError (naming the node) when it still has users. */
+  eraseNode(node: Node): void;
+  /** FxError naming the offending node when the graph is malformed. */
+  lint(): void;
+  /** Returns whether anything was removed. */
+  eliminateDeadCode(): boolean;
+  printTabular(): string;
+}
+
+export type PassName = 'dce' | 'constant_fold' | 'fold_conv_bn' | 'shape_prop';
+
+export interface PatternMatch {
+  /** The graph node matched by the pattern's (first) anchor. */
+  anchor: Node | string;
+  /** Pattern node name → the graph node it matched (or a literal's repr for a placeholder bound to one). */
+  nodesMap: { [patternNode: string]: Node | string };
+  /** The nodes copied in from the replacement. */
+  replacements: Node[];
 }
 
 export interface TensorInfo {
@@ -154,8 +222,21 @@ export class GraphModule {
   printTabular(): string;
   /** The Python source of forward, as GraphModule.code. */
   readonly code: string;
+  /** FX's Graph API over this module's graph; edits show in printTabular, code and the next run. */
   readonly graph: Graph;
   info(): ModelInfo;
+  /** Runs a pass in the core (graph linted before and after); returns whether it changed anything. */
+  applyPass(name: PassName, options?: { inputs?: RunInputs }): boolean;
+  /** torch.fx replace_pattern with two GraphModules (e.g. from fxwasm.create()); returns the matches. */
+  replacePattern(pattern: GraphModule, replacement: GraphModule): PatternMatch[];
+  /** Adds (or replaces) a tensor for get_attr nodes or a module's parameters ("fc.weight"). */
+  addTensor(name: string, tensor: Tensor, kind?: 'parameter' | 'buffer' | 'constant'): void;
+  /** Adds (or replaces) a submodule for call_module nodes: qualified class name and hyperparameters. */
+  addModule(name: string, type: string, hparams?: { [key: string]: ArgValue }): void;
+  /** As torch's recompile(); views are always current here, so this only lints the graph. */
+  recompile(): void;
+  /** A new module with an empty graph (the same as fxwasm.create()). */
+  static empty(): Promise<GraphModule>;
   /** Placeholder names, in the order run() takes inputs. */
   readonly inputNames: string[];
   run(inputs: RunInputs, options?: { profile?: false }): Promise<RunValue>;
@@ -179,6 +260,8 @@ export type Source = Uint8Array | ArrayBuffer | ArrayBufferView | Blob | Respons
 
 export function load(source: Source, options?: LoadOptions): Promise<GraphModule>;
 export function save(gm: GraphModule): Uint8Array;
+/** A new GraphModule with an empty graph, to build a program from scratch. */
+export function create(): Promise<GraphModule>;
 
 export function readNpy(bytes: Uint8Array, name?: string): Tensor;
 export function writeNpy(t: Tensor): Uint8Array;

@@ -7,7 +7,7 @@ import { GraphModule } from './graph_module.js';
 export { FxError } from './errors.js';
 export { Tensor, tensor, randomTensor } from './tensor.js';
 export { GraphModule } from './graph_module.js';
-export { Graph, Node } from './graph.js';
+export { Graph, Node, FxList, list, float } from './graph.js';
 export { readNpy, writeNpy, readNpz, writeNpz } from './npy.js';
 
 /**
@@ -24,6 +24,14 @@ export async function load(source, { onProgress } = {}) {
   } finally {
     rt.free(ptr);
   }
+}
+
+/**
+ * A new GraphModule with an empty graph, to build a program from scratch with gm.graph's
+ * placeholder/callFunction/…/output and gm.addTensor/addModule.
+ */
+export async function create() {
+  return GraphModule.empty();
 }
 
 /** The model in the .fxw format, as bytes ready for a file or a download. */

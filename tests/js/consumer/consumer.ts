@@ -29,6 +29,26 @@ async function main(): Promise<void> {
   const report = await gm.check({ rtol: 1e-4, atol: 1e-5 });
   const status: 'pass' | 'fail' | 'no_reference' = report.status;
   const bytes: Uint8Array = fxwasm.save(gm);
+
+  // FX's editing API, typed.
+  const g: fxwasm.Graph = gm.graph;
+  const abs: fxwasm.Node | undefined = g.find('abs_1');
+  if (abs) {
+    const relu: fxwasm.Node = g.insertingAfter(abs, (graph) => graph.callFunction('torch.relu', [abs]));
+    const changed: fxwasm.Node[] = abs.replaceAllUsesWith(relu, { filter: (u) => u !== relu });
+    const next: fxwasm.Node | null = abs.next;
+    console.log(changed.length, next?.name, relu.args, relu.users.map((u) => u.op));
+  }
+  g.lint();
+  const removed: boolean = g.eliminateDeadCode();
+  const folded: boolean = gm.applyPass('constant_fold');
+  const built: GraphModule = await fxwasm.create();
+  built.addTensor('w', fxwasm.tensor([1, 2, 3]), 'parameter');
+  const x = built.graph.placeholder('x');
+  built.graph.output([built.graph.callFunction('operator.mul', [x, built.graph.getAttr('w')]), fxwasm.float(2)]);
+  const matches: fxwasm.PatternMatch[] = gm.replacePattern(built, built);
+  console.log(removed, folded, matches.map((m) => m.replacements.length));
+  built.dispose();
   const npy: Uint8Array = fxwasm.writeNpy(a);
   const back: Tensor = fxwasm.readNpy(npy);
   gm.dispose();

@@ -1,0 +1,252 @@
+// Convolution forward: shape checks with torch's messages, then per image and group one of three paths
+// (depthwise loop; 1×1 stride-1 as out = W·x; im2row + GEMM against the weight) or, transposed, GEMM +
+// row2im. Registrations are in conv_ops.cpp.
+#include "ops/conv.h"
+
+#include <algorithm>
+
+#include "kernels/conv.h"
+#include "ops/matmul.h"
+#include "ops/nn_util.h"
+#include "ops/tensor_util.h"
+#include "support/error.h"
+#include "tensor/broadcast.h"
+
+namespace fx {
+
+ConvParams conv_params(int64_t spatial, const std::vector<int64_t>& stride, const std::vector<int64_t>& padding,
+                       const std::string& padding_str, const std::vector<int64_t>& dilation, int64_t groups,
+                       bool transposed, const std::vector<int64_t>& output_padding, const Shape& wshape) {
+  ConvParams p;
+  p.spatial = spatial;
+  const size_t n = static_cast<size_t>(spatial);
+  p.stride = expand_ints(stride, n, "stride");
+  p.dilation = expand_ints(dilation, n, "dilation");
+  p.groups = groups;
+  p.transposed = transposed;
+  p.output_padding = output_padding.empty() ? std::vector<int64_t>(n, 0) : expand_ints(output_padding, n, "output_padding");
+  if (groups <= 0) throw FxError("non-positive groups is not supported");
+  for (int64_t s : p.stride)
+    if (s <= 0) throw FxError("non-positive stride is not supported");
+  for (int64_t d : p.dilation)
+    if (d <= 0) throw FxError("dilation should be greater than zero");
+  if (padding_str == "valid") {
+    p.pad_begin = p.pad_end = std::vector<int64_t>(n, 0);
+  } else if (padding_str == "same") {
+    for (int64_t s : p.stride)
+      if (s != 1) throw FxError("padding='same' is not supported for strided convolutions");
+    FX_CHECK(static_cast<int64_t>(wshape.size()) == spatial + 2, "conv weight rank");
+    for (size_t i = 0; i < n; ++i) {
+      const int64_t total = p.dilation[i] * (wshape[2 + i] - 1);
+      p.pad_begin.push_back(total / 2);
+      p.pad_end.push_back(total - total / 2);
+    }
+  } else if (padding_str.empty()) {
+    p.pad_begin = p.pad_end = expand_ints(padding, n, "padding");
+    for (int64_t v : p.pad_begin)
+      if (v < 0) throw FxError("negative padding is not supported");
+  } else {
+    throw FxError("Invalid padding string: '" + padding_str + "'");
+  }
+  return p;
+}
+
+namespace {
+
+// Lifts 1-D (and unbatched) inputs to [N, C, H, W] views and weights to 4-D.
+Tensor to_4d(const Tensor& t, int64_t spatial) {
+  Tensor c = t.contiguous();
+  Shape s = c.shape();
+  if (spatial == 1) s.insert(s.end() - 1, 1);
+  return view_as_shape(c, s);
+}
+
+template <typename T>
+void transpose_into(const T* src, int64_t rows, int64_t cols, T* dst) {  // dst[c, r] = src[r, c]
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) dst[c * rows + r] = src[r * cols + c];
+}
+
+template <typename T>
+void conv_images(const Tensor& x, const Tensor& w, const T* bias, const ConvParams& p, const PackedConv* packed,
+                 kernels::ConvGeom g, Tensor& out) {
+  const int64_t N = x.shape()[0], C = x.shape()[1], OC = w.shape()[0];
+  const int64_t cg = C / p.groups, ocg = OC / p.groups, kk = g.KH * g.KW, kc = cg * kk, pix = g.OH * g.OW;
+  const bool depthwise = p.groups == C && p.groups > 1;
+  const bool pointwise = kk == 1 && g.SH == 1 && g.SW == 1 && g.PH == 0 && g.PW == 0 && g.OH == g.H && g.OW == g.W;
+  std::vector<T> rows, tmp;
+  if (!depthwise && !pointwise) {
+    rows.resize(static_cast<size_t>(pix * kc));
+    tmp.resize(static_cast<size_t>(pix * ocg));
+  }
+  for (int64_t n = 0; n < N; ++n) {
+    const T* xn = x.data<T>() + n * C * g.H * g.W;
+    T* on = out.data<T>() + n * OC * pix;
+    if (depthwise) {
+      kernels::ConvGeom dg = g;
+      dg.C = C;
+      kernels::conv_depthwise<T>(dg, OC / C, xn, w.data<T>(), bias, on);
+      continue;
+    }
+    for (int64_t gi = 0; gi < p.groups; ++gi) {
+      const T* xg = xn + gi * cg * g.H * g.W;
+      const T* wg = w.data<T>() + gi * ocg * kc;
+      const T* bg = bias ? bias + gi * ocg : nullptr;
+      T* og = on + gi * ocg * pix;
+      if (pointwise) {  // out_g [ocg, pix] = W_g [ocg, cg] · x_g [cg, pix], bias prefilled per row
+        for (int64_t oc = 0; oc < ocg; ++oc) std::fill(og + oc * pix, og + (oc + 1) * pix, bg ? bg[oc] : T(0));
+        gemm_views<T>(ocg, pix, cg, wg, cg, 1, xg, pix, 1, og, pix, nullptr, T(1));
+        continue;
+      }
+      kernels::ConvGeom gg = g;
+      gg.C = cg;
+      kernels::im2row<T>(gg, xg, rows.data());
+      if constexpr (std::is_same_v<T, float>) {
+        if (packed && !packed->groups.empty()) {
+          GemmParams gp;
+          gp.bias = bg;
+          f32_gemm_prepacked(pix, ocg, kc, rows.data(), kc, packed->groups[gi].data<float>(), tmp.data(), ocg, gp);
+          transpose_into(tmp.data(), pix, ocg, og);
+          continue;
+        }
+      }
+      gemm_views<T>(pix, ocg, kc, rows.data(), kc, 1, wg, 1, kc, tmp.data(), ocg, bg);
+      transpose_into(tmp.data(), pix, ocg, og);
+    }
+  }
+}
+
+template <typename T>
+void conv_transposed_images(const Tensor& x, const Tensor& w, const T* bias, const ConvParams& p,
+                            kernels::ConvGeom g, Tensor& out) {
+  // g: C/H/W describe one group of the output image, OH/OW the input grid.
+  const int64_t N = x.shape()[0], Cin = x.shape()[1], cin_g = Cin / p.groups, ocg = w.shape()[1];
+  const int64_t OC = ocg * p.groups, kk = g.KH * g.KW, in_pix = g.OH * g.OW, out_pix = g.H * g.W;
+  std::vector<T> rows(static_cast<size_t>(in_pix * ocg * kk));
+  std::fill(out.data<T>(), out.data<T>() + out.numel(), T(0));
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t gi = 0; gi < p.groups; ++gi) {
+      const T* xg = x.data<T>() + (n * Cin + gi * cin_g) * in_pix;
+      const T* wg = w.data<T>() + gi * cin_g * ocg * kk;
+      // rows [in_pix, ocg·kk] = x_gᵀ [in_pix, cin_g] · W_g [cin_g, ocg·kk]
+      gemm_views<T>(in_pix, ocg * kk, cin_g, xg, 1, in_pix, wg, ocg * kk, 1, rows.data(), ocg * kk);
+      T* og = out.data<T>() + (n * OC + gi * ocg) * out_pix;
+      kernels::row2im_add<T>(g, rows.data(), og);
+    }
+  if (bias)
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t oc = 0; oc < OC; ++oc) {
+        T* o = out.data<T>() + (n * OC + oc) * out_pix;
+        for (int64_t i = 0; i < out_pix; ++i) o[i] += bias[oc];
+      }
+}
+
+}  // namespace
+
+PackedConv pack_conv_weight(const Tensor& weight, const ConvParams& p) {
+  PackedConv pc;
+  if (p.transposed || weight.dtype() != DType::Float32) return pc;
+  const int64_t OC = weight.shape()[0], cg = weight.shape()[1];
+  int64_t kk = 1;
+  for (int64_t d = 2; d < weight.dim(); ++d) kk *= weight.shape()[d];
+  const int64_t ocg = OC / p.groups, kc = cg * kk;
+  if (kk == 1 || (cg == 1 && p.groups > 1)) return pc;  // pointwise and depthwise paths read the weight as is
+  Tensor w = weight.contiguous();
+  for (int64_t g = 0; g < p.groups; ++g) {
+    Tensor packed = Tensor::empty({static_cast<int64_t>(f32_gemm_packed_b_size(kc, ocg))}, DType::Float32);
+    f32_gemm_pack_bt(kc, ocg, w.data<float>() + g * ocg * kc, kc, packed.data<float>());
+    pc.groups.push_back(packed);
+  }
+  return pc;
+}
+
+Tensor conv_forward(const Tensor& input, const Tensor& weight, const Tensor& bias0, const ConvParams& p,
+                    const PackedConv* packed) {
+  const int64_t sp = p.spatial;
+  const std::string name = std::string(p.transposed ? "conv_transpose" : "conv") + std::to_string(sp) + "d";
+  if (weight.dim() != sp + 2)
+    throw FxError("weight should have at least three dimensions (" + name + " expects a " +
+                  std::to_string(sp + 2) + "-D weight, got " + shape_to_string(weight.shape()) + ")");
+  const bool unbatched = input.dim() == sp + 1;
+  if (input.dim() != sp + 2 && !unbatched)
+    throw FxError("Expected " + std::to_string(sp + 1) + "D (unbatched) or " + std::to_string(sp + 2) +
+                  "D (batched) input to " + name + ", but got input of size: " + shape_to_string(input.shape()));
+  if (input.dtype() != weight.dtype())
+    throw FxError(std::string("Input type (") + dtype_name(input.dtype()) + ") and weight type (" +
+                  dtype_name(weight.dtype()) + ") should be the same");
+  const DType original = input.dtype();
+  Tensor x = float_contiguous(input, name.c_str());
+  Tensor w = to_dtype(weight, x.dtype()).contiguous();
+  if (unbatched) {
+    Shape s = x.shape();
+    s.insert(s.begin(), 1);
+    x = view_as_shape(x, s);
+  }
+  const int64_t C = x.shape()[1];
+  const int64_t groups = p.groups;
+  Tensor x4 = to_4d(x, sp), w4 = to_4d(w, sp);
+  kernels::ConvGeom g;
+  g.H = x4.shape()[2], g.W = x4.shape()[3];
+  g.KH = w4.shape()[2], g.KW = w4.shape()[3];
+  g.SH = sp == 2 ? p.stride[0] : 1, g.SW = p.stride.back();
+  g.DH = sp == 2 ? p.dilation[0] : 1, g.DW = p.dilation.back();
+  g.PH = sp == 2 ? p.pad_begin[0] : 0, g.PW = p.pad_begin.back();
+  const int64_t PHe = sp == 2 ? p.pad_end[0] : 0, PWe = p.pad_end.back();
+  Tensor bias;
+  Shape out_shape;
+  if (!p.transposed) {
+    const int64_t OC = w.shape()[0];
+    if (C != w.shape()[1] * groups)
+      throw FxError("Given groups=" + std::to_string(groups) + ", weight of size " + shape_to_string(w.shape()) +
+                    ", expected input" + shape_to_string(input.shape()) + " to have " +
+                    std::to_string(w.shape()[1] * groups) + " channels, but got " + std::to_string(C) +
+                    " channels instead");
+    if (OC % groups != 0)
+      throw FxError("Given groups=" + std::to_string(groups) + ", expected weight to be divisible by " +
+                    std::to_string(groups) + " at dimension 0, but got weight of size " +
+                    shape_to_string(w.shape()) + " instead");
+    g.OH = (g.H + g.PH + PHe - g.DH * (g.KH - 1) - 1) / g.SH + 1;
+    g.OW = (g.W + g.PW + PWe - g.DW * (g.KW - 1) - 1) / g.SW + 1;
+    if (g.H + g.PH + PHe < g.DH * (g.KH - 1) + 1 || g.W + g.PW + PWe < g.DW * (g.KW - 1) + 1)
+      throw FxError("Calculated padded input size per channel: (" + std::to_string(g.H + g.PH + PHe) + " x " +
+                    std::to_string(g.W + g.PW + PWe) + "). Kernel size: (" + std::to_string(g.DH * (g.KH - 1) + 1) +
+                    " x " + std::to_string(g.DW * (g.KW - 1) + 1) + "). Kernel size can't be greater than actual input size");
+    out_shape = {x.shape()[0], OC, g.OH, g.OW};
+  } else {
+    if (C != w.shape()[0])
+      throw FxError("Given transposed=1, weight of size " + shape_to_string(w.shape()) + ", expected input" +
+                    shape_to_string(input.shape()) + " to have " + std::to_string(w.shape()[0]) +
+                    " channels, but got " + std::to_string(C) + " channels instead");
+    if (C % groups != 0) throw FxError("Given groups=" + std::to_string(groups) + ", input channels not divisible");
+    const int64_t OPH = sp == 2 ? p.output_padding[0] : 0, OPW = p.output_padding.back();
+    const int64_t OH = (g.H - 1) * g.SH - g.PH - PHe + g.DH * (g.KH - 1) + OPH + 1;
+    const int64_t OW = (g.W - 1) * g.SW - g.PW - PWe + g.DW * (g.KW - 1) + OPW + 1;
+    if (OPH >= std::max(g.SH, g.DH) || OPW >= std::max(g.SW, g.DW))
+      throw FxError("output padding must be smaller than either stride or dilation");
+    if (OH <= 0 || OW <= 0) throw FxError(name + ": output size is too small");
+    out_shape = {x.shape()[0], w.shape()[1] * groups, OH, OW};
+    // Re-describe for row2im: the image is the output, the grid the input.
+    g.OH = g.H, g.OW = g.W;
+    g.H = OH, g.W = OW, g.C = w.shape()[1];
+  }
+  if (bias0.defined()) {
+    if (bias0.numel() != out_shape[1])
+      throw FxError("Given weight of size " + shape_to_string(w.shape()) + ", expected bias to be 1-dimensional with " +
+                    std::to_string(out_shape[1]) + " elements, but got bias of size " +
+                    shape_to_string(bias0.shape()) + " instead");
+    bias = to_dtype(bias0, x.dtype()).contiguous();
+  }
+  Tensor out = Tensor::empty(out_shape, x.dtype());
+  dispatch_float(x.dtype(), name.c_str(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* b = bias.defined() ? bias.data<T>() : nullptr;
+    if (p.transposed) conv_transposed_images<T>(x4, w4, b, p, g, out);
+    else conv_images<T>(x4, w4, b, p, packed, g, out);
+  });
+  Shape final_shape = out_shape;
+  if (sp == 1) final_shape.erase(final_shape.begin() + 2);
+  if (unbatched) final_shape.erase(final_shape.begin());
+  return restore_dtype(view_as_shape(out, final_shape), original);
+}
+
+}  // namespace fx

@@ -1,0 +1,35 @@
+// Convolution (1-D and 2-D, plain and transposed) as ops and leaf modules use it: im2row + GEMM, 1×1 as
+// a GEMM directly, depthwise as its own loop. Modules pack the weight once (PackedConv) at bind time.
+#pragma once
+#include <vector>
+
+#include "kernels/gemm_f32.h"
+#include "tensor/tensor.h"
+
+namespace fx {
+
+struct ConvParams {
+  int64_t spatial = 2;                          // 1 or 2
+  std::vector<int64_t> stride, dilation;        // `spatial` values each
+  std::vector<int64_t> pad_begin, pad_end;      // asymmetric only for padding='same' with even kernels
+  std::vector<int64_t> output_padding;          // transposed only
+  int64_t groups = 1;
+  bool transposed = false;
+};
+
+// Builds ConvParams from the usual arguments; padding is either ints or 'same' / 'valid'.
+ConvParams conv_params(int64_t spatial, const std::vector<int64_t>& stride, const std::vector<int64_t>& padding,
+                       const std::string& padding_mode_str, const std::vector<int64_t>& dilation, int64_t groups,
+                       bool transposed, const std::vector<int64_t>& output_padding, const Shape& weight_shape);
+
+// A float32 non-transposed weight packed per group for f32_gemm_prepacked (empty for depthwise/1×1).
+struct PackedConv {
+  std::vector<Tensor> groups;
+};
+PackedConv pack_conv_weight(const Tensor& weight, const ConvParams& p);
+
+// input [N, C, (H,) W] or unbatched [C, (H,) W]; weight torch's layout; bias [OC] or undefined.
+Tensor conv_forward(const Tensor& input, const Tensor& weight, const Tensor& bias, const ConvParams& p,
+                    const PackedConv* packed = nullptr);
+
+}  // namespace fx

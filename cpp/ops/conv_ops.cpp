@@ -1,0 +1,66 @@
+// conv1d/conv2d, conv_transpose1d/2d and aten.convolution under the names FX records them with.
+#include "ops/conv.h"
+#include "ops/nn_util.h"
+#include "ops/registry.h"
+#include "ops/schema.h"
+#include "support/error.h"
+
+namespace fx {
+namespace {
+
+Tensor opt_tensor(const Args& a, size_t i) { return a.is_none(i) ? Tensor() : a.tensor(i); }
+
+template <int kSpatial>
+Object conv_op(const OpCall& call) {
+  static const Schema schema(std::string("conv") + std::to_string(kSpatial) +
+                             "d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1)");
+  Args a = schema.parse(call);
+  const Tensor& w = a.tensor(1);
+  std::string pad_str;
+  std::vector<int64_t> pad;
+  if (a[4].is_value() && a[4].value().kind() == ValueKind::Str) pad_str = a.str(4);
+  else pad = *a.int_list(4);
+  ConvParams p = conv_params(kSpatial, *a.int_list(3), pad, pad_str, *a.int_list(5), a.integer(6), false, {},
+                             w.shape());
+  return conv_forward(a.tensor(0), w, opt_tensor(a, 2), p);
+}
+
+template <int kSpatial>
+Object conv_transpose_op(const OpCall& call) {
+  static const Schema schema(std::string("conv_transpose") + std::to_string(kSpatial) +
+                             "d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1)");
+  Args a = schema.parse(call);
+  const Tensor& w = a.tensor(1);
+  ConvParams p = conv_params(kSpatial, *a.int_list(3), *a.int_list(4), "", *a.int_list(7), a.integer(6), true,
+                             *a.int_list(5), w.shape());
+  return conv_forward(a.tensor(0), w, opt_tensor(a, 2), p);
+}
+
+Object convolution_op(const OpCall& call) {
+  static const Schema schema(
+      "convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)");
+  Args a = schema.parse(call);
+  const Tensor& w = a.tensor(1);
+  const int64_t spatial = w.dim() - 2;
+  if (spatial != 1 && spatial != 2)
+    throw FxError("convolution: only 1-D and 2-D convolutions are supported, got a weight of rank " +
+                  std::to_string(w.dim()));
+  ConvParams p = conv_params(spatial, *a.int_list(3), *a.int_list(4), "", *a.int_list(5), a.integer(8),
+                             a.boolean(6), *a.int_list(7), w.shape());
+  return conv_forward(a.tensor(0), w, opt_tensor(a, 2), p);
+}
+
+OpDef conv_def(const std::string& n, OpFn fn, std::vector<std::string> aten) {
+  OpDef d{"torch.nn.functional." + n, {"torch." + n}, {}, fn};
+  for (auto& s : aten) d.functions.push_back(std::move(s));
+  return d;
+}
+
+const OpRegistrar reg_conv1d{conv_def("conv1d", conv_op<1>, {"aten.conv1d.default", "aten.conv1d.padding"})};
+const OpRegistrar reg_conv2d{conv_def("conv2d", conv_op<2>, {"aten.conv2d.default", "aten.conv2d.padding"})};
+const OpRegistrar reg_convt1d{conv_def("conv_transpose1d", conv_transpose_op<1>, {"aten.conv_transpose1d.default"})};
+const OpRegistrar reg_convt2d{conv_def("conv_transpose2d", conv_transpose_op<2>, {"aten.conv_transpose2d.input"})};
+const OpRegistrar reg_convolution{OpDef{"torch.convolution", {"aten.convolution.default"}, {}, convolution_op}};
+
+}  // namespace
+}  // namespace fx

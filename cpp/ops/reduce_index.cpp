@@ -1,0 +1,123 @@
+// Reductions that also find where: max/min (full, or along a dim giving (values, indices)),
+// argmax/argmin, and the running reductions cumsum/cumprod. NaN wins max and min, as in torch.
+#include <cmath>
+
+#include "ops/dispatch.h"
+#include "ops/nn_util.h"
+#include "ops/reduce_util.h"
+#include "ops/registry.h"
+#include "ops/schema.h"
+#include "ops/tensor_util.h"
+#include "support/error.h"
+
+namespace fx {
+namespace {
+
+// Index of the best value of r[0..n) (first best; the first NaN wins outright).
+template <typename T, bool kMax>
+int64_t best_index(const T* r, int64_t n) {
+  int64_t bi = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if constexpr (std::is_floating_point_v<T>) {
+      if (std::isnan(r[i])) return i;
+    }
+    if (kMax ? r[i] > r[bi] : r[i] < r[bi]) bi = i;
+  }
+  return bi;
+}
+
+// values and indices of a reduction along dims (one dim, or all when `dim` is empty).
+template <bool kMax>
+std::pair<Tensor, Tensor> max_along(const Tensor& x0, std::optional<int64_t> dim, bool keepdim, const char* op) {
+  if (x0.numel() == 0)
+    throw FxError(std::string(op) + "(): Expected reduction dim to be specified for input.numel() == 0.");
+  Tensor x = to_dtype(x0, compute_dtype(x0.dtype()));
+  std::optional<std::vector<int64_t>> dims;
+  if (dim) dims = std::vector<int64_t>{*dim};
+  ReducePlan p = plan_reduce(x, dims, keepdim);
+  Tensor values = Tensor::empty(p.out_shape, x.dtype()), indices = Tensor::empty(p.out_shape, DType::Int64);
+  dispatch_compute(x.dtype(), op, [&](auto tag) {
+    using T = decltype(tag);
+    for (int64_t o = 0; o < p.outer; ++o) {
+      const T* r = p.x.data<T>() + o * p.reduce;
+      const int64_t i = best_index<T, kMax>(r, p.reduce);
+      values.data<T>()[o] = r[i];
+      indices.data<int64_t>()[o] = i;
+    }
+  });
+  return {restore_dtype(values, x0.dtype()), indices};
+}
+
+template <bool kMax>
+Object max_op(const OpCall& call) {
+  const char* name = kMax ? "max" : "min";
+  static const Schema schema(std::string(name) + "(input|self, dim|other=None, keepdim=False)");
+  Args a = schema.parse(call);
+  const Tensor& x = a.tensor(0);
+  if (a[1].is_tensor())  // torch.max(a, b): the elementwise maximum
+    return OpRegistry::global().call(kMax ? "torch.maximum" : "torch.minimum", {a[0], a[1]});
+  if (a.is_none(1)) return max_along<kMax>(x, std::nullopt, false, name).first;
+  auto r = max_along<kMax>(x, wrap_dim(a.integer(1), x.dim()), a.boolean(2), name);
+  return Object::tuple({r.first, r.second});
+}
+
+template <bool kMax>
+Object argmax_op(const OpCall& call) {
+  const char* name = kMax ? "argmax" : "argmin";
+  static const Schema schema(std::string(name) + "(input|self, dim=None, keepdim=False)");
+  Args a = schema.parse(call);
+  const Tensor& x = a.tensor(0);
+  if (a.is_none(1)) {
+    Tensor flat = view_as_shape(x.contiguous(), {x.numel()});
+    Tensor idx = max_along<kMax>(flat, 0, false, name).second;
+    if (!a.boolean(2)) return idx;
+    return view_as_shape(idx, Shape(static_cast<size_t>(x.dim()), 1));
+  }
+  return max_along<kMax>(x, wrap_dim(a.integer(1), x.dim()), a.boolean(2), name).second;
+}
+
+template <bool kProd>
+Object cum_op(const OpCall& call) {
+  const char* name = kProd ? "cumprod" : "cumsum";
+  static const Schema schema(std::string(name) + "(input|self, dim, *, dtype=None)");
+  Args a = schema.parse(call);
+  Tensor x = a.tensor(0);
+  if (auto dt = a.dtype(2)) x = to_dtype(x, *dt);
+  const DType out = dtype_is_floating(x.dtype()) ? x.dtype() : DType::Int64;
+  const int64_t d = wrap_dim(a.integer(1), x.dim());
+  Tensor c = to_dtype(x, compute_dtype(out)).contiguous();
+  int64_t outer = 1, n = 1, inner = 1;
+  for (int64_t i = 0; i < c.dim(); ++i) (i < d ? outer : i == d ? n : inner) *= c.shape()[i];
+  Tensor y = Tensor::empty(c.shape(), c.dtype());
+  dispatch_compute(c.dtype(), name, [&](auto tag) {
+    using T = decltype(tag);
+    using Acc = std::conditional_t<std::is_floating_point_v<T>, double, uint64_t>;
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t i = 0; i < inner; ++i) {
+        Acc acc = kProd ? Acc(1) : Acc(0);
+        for (int64_t k = 0; k < n; ++k) {
+          const int64_t at = (o * n + k) * inner + i;
+          const Acc v = static_cast<Acc>(c.data<T>()[at]);
+          acc = kProd ? acc * v : acc + v;
+          y.data<T>()[at] = static_cast<T>(acc);
+        }
+      }
+  });
+  return to_dtype(y, out);
+}
+
+OpDef def(const std::string& n, OpFn fn, std::vector<std::string> extra = {}) {
+  OpDef d{"torch." + n, {"torch.Tensor." + n, "aten." + n + ".default"}, {n}, fn};
+  for (auto& f : extra) d.functions.push_back(std::move(f));
+  return d;
+}
+
+const OpRegistrar reg_max{def("max", max_op<true>, {"aten.max.dim"})};
+const OpRegistrar reg_min{def("min", max_op<false>, {"aten.min.dim"})};
+const OpRegistrar reg_argmax{def("argmax", argmax_op<true>)};
+const OpRegistrar reg_argmin{def("argmin", argmax_op<false>)};
+const OpRegistrar reg_cumsum{def("cumsum", cum_op<false>)};
+const OpRegistrar reg_cumprod{def("cumprod", cum_op<true>)};
+
+}  // namespace
+}  // namespace fx

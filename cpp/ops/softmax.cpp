@@ -1,0 +1,70 @@
+// softmax / log_softmax along one dim (F., torch., Tensor., aten._softmax / aten.softmax.int forms),
+// with the optional dtype the input is cast to first.
+#include "kernels/norm.h"
+#include "ops/nn_util.h"
+#include "ops/registry.h"
+#include "ops/schema.h"
+#include "ops/tensor_util.h"
+#include "support/error.h"
+
+namespace fx {
+namespace {
+
+Tensor softmax_tensor(const Tensor& input, int64_t dim, std::optional<DType> dtype, bool log) {
+  Tensor in = dtype ? to_dtype(input, *dtype) : input;
+  const char* name = log ? "log_softmax" : "softmax";
+  Tensor x = float_contiguous(in, name);
+  const int64_t d = wrap_dim(dim, x.dim());
+  int64_t outer = 1, n = 1, inner = 1;
+  for (int64_t i = 0; i < x.dim(); ++i) (i < d ? outer : i == d ? n : inner) *= x.shape()[i];
+  Tensor out = Tensor::empty(x.shape(), x.dtype());
+  dispatch_float(x.dtype(), name, [&](auto tag) {
+    using T = decltype(tag);
+    kernels::softmax_axis<T>(x.data<T>(), out.data<T>(), outer, n, inner, log);
+  });
+  return restore_dtype(out, in.dtype());
+}
+
+// F.softmax's legacy rule when dim is None.
+int64_t implicit_dim(const Tensor& x) { return (x.dim() == 0 || x.dim() == 1 || x.dim() == 3) ? 0 : 1; }
+
+template <bool kLog>
+Object f_softmax_op(const OpCall& call) {
+  static const Schema schema(std::string(kLog ? "log_softmax" : "softmax") +
+                             "(input|self, dim=None, _stacklevel=3, dtype=None)");
+  Args a = schema.parse(call);
+  const Tensor& x = a.tensor(0);
+  return softmax_tensor(x, a.is_none(1) ? implicit_dim(x) : a.integer(1), a.dtype(3), kLog);
+}
+
+template <bool kLog>
+Object softmax_op(const OpCall& call) {
+  static const Schema schema(std::string(kLog ? "log_softmax" : "softmax") + "(input|self, dim, dtype=None)");
+  Args a = schema.parse(call);
+  return softmax_tensor(a.tensor(0), a.integer(1), a.dtype(2), kLog);
+}
+
+template <bool kLog>
+Object aten_softmax_op(const OpCall& call) {
+  static const Schema schema(std::string(kLog ? "_log_softmax" : "_softmax") + "(self, dim, half_to_float)");
+  Args a = schema.parse(call);
+  const Tensor& x = a.tensor(0);
+  std::optional<DType> dt;
+  if (a.boolean(2)) dt = DType::Float32;
+  return softmax_tensor(x, a.integer(1), dt, kLog);
+}
+
+const OpRegistrar reg_f_softmax{OpDef{"torch.nn.functional.softmax", {}, {}, f_softmax_op<false>}};
+const OpRegistrar reg_f_log_softmax{OpDef{"torch.nn.functional.log_softmax", {}, {}, f_softmax_op<true>}};
+const OpRegistrar reg_softmax{OpDef{"torch.softmax",
+                                    {"torch.Tensor.softmax", "aten.softmax.int", "torch.special.softmax"},
+                                    {"softmax"}, softmax_op<false>}};
+const OpRegistrar reg_log_softmax{OpDef{"torch.log_softmax",
+                                        {"torch.Tensor.log_softmax", "aten.log_softmax.int",
+                                         "torch.special.log_softmax"},
+                                        {"log_softmax"}, softmax_op<true>}};
+const OpRegistrar reg_aten_softmax{OpDef{"aten._softmax.default", {}, {}, aten_softmax_op<false>}};
+const OpRegistrar reg_aten_log_softmax{OpDef{"aten._log_softmax.default", {}, {}, aten_softmax_op<true>}};
+
+}  // namespace
+}  // namespace fx

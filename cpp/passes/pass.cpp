@@ -1,0 +1,45 @@
+#include "passes/pass.h"
+
+#include "passes/constant_fold.h"
+#include "passes/fold_conv_bn.h"
+#include "passes/shape_prop.h"
+#include "support/error.h"
+
+namespace fx {
+
+bool run_pass(Pass& pass, GraphModule& gm) {
+  const std::string prefix = std::string("pass '") + pass.name() + "': ";
+  try {
+    gm.graph().lint();
+  } catch (const FxError& e) {
+    throw FxError(prefix + "the graph is invalid before the pass: " + e.bare_message(), e.node());
+  }
+  bool changed = false;
+  try {
+    changed = pass.run(gm);
+  } catch (const FxError& e) {
+    throw FxError(prefix + e.bare_message(), e.node());
+  }
+  try {
+    gm.graph().lint();
+  } catch (const FxError& e) {
+    throw FxError(prefix + "left an invalid graph: " + e.bare_message(), e.node());
+  }
+  return changed;
+}
+
+bool DeadCodeElimination::run(GraphModule& gm) { return gm.graph().eliminate_dead_code(); }
+
+std::vector<std::string> pass_names() { return {"dce", "constant_fold", "fold_conv_bn", "shape_prop"}; }
+
+std::unique_ptr<Pass> make_pass(const std::string& name) {
+  if (name == "dce" || name == "eliminate_dead_code") return std::make_unique<DeadCodeElimination>();
+  if (name == "constant_fold") return std::make_unique<ConstantFolding>();
+  if (name == "fold_conv_bn") return std::make_unique<FoldConvBatchNorm>();
+  if (name == "shape_prop") return std::make_unique<ShapePropagation>();
+  std::string known;
+  for (const auto& n : pass_names()) known += (known.empty() ? "" : ", ") + n;
+  throw FxError("unknown pass '" + name + "' (known: " + known + ")");
+}
+
+}  // namespace fx
