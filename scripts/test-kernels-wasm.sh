@@ -15,7 +15,10 @@ for check in tests/cpp/kernels/*_wasm_check.cpp; do
   name=$(basename "$check" .cpp)
   family=${name%_wasm_check}
   log "building $name"
-  em++ "${flags[@]}" "$check" cpp/kernels/"$family"*.cpp -o "$out/$name.js"
+  # A check may name further sources on a line "// extra-sources: a.cpp b.cpp".
+  extra=$(sed -n 's|^// extra-sources:||p' "$check")
+  # shellcheck disable=SC2086
+  em++ "${flags[@]}" "$check" cpp/kernels/"$family"*.cpp $extra -o "$out/$name.js"
   # The package is "type": "module" and this output is CommonJS.
   mv "$out/$name.js" "$out/$name.cjs"
   node "$out/$name.cjs" || status=1

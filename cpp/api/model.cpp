@@ -114,7 +114,12 @@ void Model::graph_changed(bool semantics_kept) {
 
 std::string Model::print_tabular() const { return fx::print_tabular(gm_->graph()); }
 
-std::string Model::code() const { return python_code(gm_->graph()); }
+std::string Model::code() const {
+  const PyTreeCodegen& tree = gm_->pytree();
+  if (!tree.present) return python_code(gm_->graph());
+  return python_code(gm_->graph(), pytree_code(tree.orig_args, tree.has_inputs ? &tree.inputs : nullptr,
+                                               tree.has_outputs ? &tree.outputs : nullptr));
+}
 
 std::vector<std::string> Model::input_names() const {
   std::vector<std::string> names;
@@ -204,12 +209,14 @@ std::string Model::graph_json() const {
 }
 
 Interpreter& Model::interpreter() {
-  if (!interpreter_) interpreter_ = std::make_unique<Interpreter>(*gm_);
+  if (!interpreter_) interpreter_ = std::make_unique<Interpreter>(*gm_, /*fuse=*/true);
   return *interpreter_;
 }
 
 Object Model::run(const std::vector<Object>& inputs, Profile* profile) {
-  return interpreter().run(inputs, profile);
+  Interpreter& interp = interpreter();
+  interp.check_inputs(inputs);
+  return interp.run(inputs, profile);
 }
 
 CheckReport Model::check(double rtol, double atol) {

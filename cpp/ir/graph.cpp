@@ -4,6 +4,7 @@
 #include "ir/graph.h"
 
 #include <algorithm>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "support/error.h"
@@ -197,6 +198,23 @@ bool Graph::eliminate_dead_code() {
 }
 
 void Graph::lint() const {
+  // Use lists are checked through hash sets built on first need, so lint stays linear in the number of
+  // uses even for a node with a million users or inputs (a file can spell out such a graph).
+  std::unordered_map<const Node*, std::unordered_set<const Node*>> users_sets, inputs_sets;
+  auto lists_user = [&](const Node* input, const Node* user) {
+    const auto& users = input->users_;
+    if (users.size() <= 16) return std::find(users.begin(), users.end(), user) != users.end();
+    auto it = users_sets.find(input);
+    if (it == users_sets.end()) it = users_sets.emplace(input, std::unordered_set<const Node*>(users.begin(), users.end())).first;
+    return it->second.count(user) > 0;
+  };
+  auto uses = [&](const Node* user, const Node* input) {
+    auto it = inputs_sets.find(user);
+    if (it != inputs_sets.end()) return it->second.count(input) > 0;
+    const std::vector<Node*> inputs = user->all_input_nodes();
+    if (inputs.size() > 16) return inputs_sets.emplace(user, std::unordered_set<const Node*>(inputs.begin(), inputs.end())).first->second.count(input) > 0;
+    return std::find(inputs.begin(), inputs.end(), input) != inputs.end();
+  };
   std::unordered_set<const Node*> seen;
   std::unordered_set<std::string> names;
   const Node* output = nullptr;
@@ -224,8 +242,7 @@ void Graph::lint() const {
       if (!seen.count(input)) {
         throw FxError(arg + "is used before it is defined: nodes must be in topological order", name);
       }
-      const auto& users = input->users_;
-      if (std::find(users.begin(), users.end(), n) == users.end()) {
+      if (!lists_user(input, n)) {
         throw FxError("is missing from the users of its " + arg, name);
       }
     }
@@ -237,8 +254,7 @@ void Graph::lint() const {
       if (user->graph_ != this || user->erased_ || !owned_.count(user)) {
         throw FxError("lists user '" + user->name_ + "', which is not a live node of this graph", name);
       }
-      const std::vector<Node*> inputs = user->all_input_nodes();
-      if (std::find(inputs.begin(), inputs.end(), n) == inputs.end()) {
+      if (!uses(user, n)) {
         throw FxError("lists user '" + user->name_ + "', which does not use it", name);
       }
     }

@@ -2,6 +2,7 @@
 #include "ir/node.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 #include "ir/graph.h"
 #include "support/error.h"
@@ -43,8 +44,16 @@ const Value* Node::kwarg(const std::string& key) const {
 
 std::vector<Node*> Node::all_input_nodes() const {
   std::vector<Node*> inputs;
-  auto visit = [&inputs](Node* n) {
-    if (std::find(inputs.begin(), inputs.end(), n) == inputs.end()) inputs.push_back(n);
+  // Past a few inputs, duplicates are found with a hash set: a node may take a million (torch.cat of a
+  // list a file spells out), and a linear search per input would make reading it quadratic.
+  std::unordered_set<Node*> seen;
+  auto visit = [&inputs, &seen](Node* n) {
+    if (inputs.size() < 16) {
+      if (std::find(inputs.begin(), inputs.end(), n) == inputs.end()) inputs.push_back(n);
+      return;
+    }
+    if (seen.empty()) seen.insert(inputs.begin(), inputs.end());
+    if (seen.insert(n).second) inputs.push_back(n);
   };
   for (const Value& v : args_) v.for_each_node(visit);
   for (const auto& kv : kwargs_) kv.second.for_each_node(visit);

@@ -140,7 +140,7 @@ class CodeNames {
 
 class CodeGen {
  public:
-  explicit CodeGen(const Graph& graph) : nodes_(graph.nodes()) {}
+  CodeGen(const Graph& graph, const PyTreeCode* pytree) : nodes_(graph.nodes()), pytree_(pytree) {}
 
   std::string run() {
     compute_last_uses();
@@ -155,8 +155,7 @@ class CodeGen {
     for (const std::string& fn : wrapped_fns_) wraps.push_back("torch.fx._symbolic_trace.wrap(\"" + fn + "\")");
     std::string wrap_stmts = join(wraps, "\n");
 
-    if (free_vars_.empty() || free_vars_[0] != "self") free_vars_.insert(free_vars_.begin(), "self");
-    std::string prologue = "def forward(" + join(free_vars_, ", ") + ")" + return_annotation_ + ":";
+    std::string prologue = pytree_ ? pytree_prologue() : fn_def(free_vars_);
 
     std::string joined;
     for (const std::string& piece : body_) joined += piece;
@@ -181,6 +180,42 @@ class CodeGen {
   }
 
  private:
+  // CodeGen.gen_fn_def: "self" goes first unless the first argument already is "self".
+  std::string fn_def(std::vector<std::string> args) const {
+    if (args.empty() || args[0] != "self") args.insert(args.begin(), "self");
+    return "def forward(" + join(args, ", ") + ")" + return_annotation_ + ":";
+  }
+
+  // _PyTreeCodeGen.gen_fn_def and gen_var_bindings: the signature takes orig_args and, when the graph has
+  // placeholders, a line binds them to the flattened arguments (after a line of their annotations).
+  std::string pytree_prologue() {
+    const std::vector<std::string>& orig = pytree_->orig_args;
+    if (!orig.empty() && orig[0] == "self") free_vars_.insert(free_vars_.begin(), "self");
+    std::string def = fn_def(orig);
+    if (free_vars_.empty()) return def;
+
+    std::vector<std::string> annotated, bare;
+    for (const std::string& v : free_vars_) {
+      if (v.find(':') != std::string::npos) annotated.push_back(v);
+      // x.split(":")[0].split("#")[0]
+      std::string name = v.substr(0, v.find(':'));
+      bare.push_back(name.substr(0, name.find('#')));
+    }
+    std::string signature;
+    if (pytree_->args_kwargs) {
+      // Python slices and zip() stop at the shorter sequence.
+      const size_t count = std::min(pytree_->count_args, orig.size());
+      std::vector<std::string> args(orig.begin(), orig.begin() + count), kwargs;
+      for (size_t i = 0; i < pytree_->kwarg_keys.size() && count + i < orig.size(); ++i)
+        kwargs.push_back("'" + pytree_->kwarg_keys[i] + "':" + orig[count + i]);
+      signature = "([" + join(args, ", ") + "], {" + join(kwargs, ", ") + "}), self._in_spec";
+    } else {
+      signature = "[" + join(orig, ", ") + "], self._in_spec";
+    }
+    if (!annotated.empty()) def += "\n    " + join(annotated, "; ") + ";\n";
+    return def + "\n    " + join(bare, ", ") + ", = fx_pytree.tree_flatten_spec(" + signature + ")";
+  }
+
   // _counter_regexp.search: "# COUNTER: " followed by a digit anywhere in the line.
   static bool is_counter_line(const std::string& line) {
     static const std::string marker = "# COUNTER: ";
@@ -313,7 +348,10 @@ class CodeGen {
         return;
       case Op::Output:
         if (!n->type_expr().empty()) return_annotation_ = " -> " + n->type_expr();
-        body_.push_back("return " + repr(first_arg(n)));
+        if (pytree_ && pytree_->has_out_spec)
+          body_.push_back("return pytree.tree_unflatten(" + repr(first_arg(n)) + ", self._out_spec)");
+        else
+          body_.push_back("return " + repr(first_arg(n)));
         return;
     }
   }
@@ -380,6 +418,7 @@ class CodeGen {
   }
 
   std::vector<Node*> nodes_;
+  const PyTreeCode* pytree_;  // nullptr: the default CodeGen
   std::unordered_map<const Node*, std::vector<const Node*>> user_to_last_uses_;
   CodeNames names_;
   std::vector<std::string> body_;
@@ -414,6 +453,22 @@ std::string codegen_qualified_name(const std::string& target, bool* from_torch, 
   return target;
 }
 
-std::string python_code(const Graph& graph) { return CodeGen(graph).run(); }
+std::string python_code(const Graph& graph) { return CodeGen(graph, nullptr).run(); }
+
+std::string python_code(const Graph& graph, const PyTreeCode& pytree) { return CodeGen(graph, &pytree).run(); }
+
+PyTreeCode pytree_code(std::vector<std::string> orig_args, const Value* inputs, const Value* outputs) {
+  PyTreeCode code;
+  code.orig_args = std::move(orig_args);
+  // _PyTreeCodeGen's has_args_kwargs_tuple: a 2-tuple of a tuple and a dict.
+  if (inputs && inputs->kind() == ValueKind::Tuple && inputs->items().size() == 2 &&
+      inputs->items()[0].kind() == ValueKind::Tuple && inputs->items()[1].kind() == ValueKind::Dict) {
+    code.args_kwargs = true;
+    code.count_args = inputs->items()[0].items().size();
+    for (const auto& [key, value] : inputs->items()[1].dict_items()) code.kwarg_keys.push_back(key);
+  }
+  code.has_out_spec = outputs != nullptr;
+  return code;
+}
 
 }  // namespace fx

@@ -29,11 +29,16 @@ inline D convert_value(S s) {
   else if constexpr (std::is_same_v<D, BFloat16>) return float_to_bf16(static_cast<float>(v));
   else if constexpr (std::is_same_v<D, bool>) return v != V(0);
   else if constexpr (std::is_integral_v<D> && std::is_floating_point_v<V>) {
-    // Out-of-range and nan are undefined in C++; give what x86 gives torch (the integer indefinite
-    // value, truncated to D) instead of tripping the sanitizer.
-    if (!(v > -9.2233720368547758e18 && v < 9.2233720368547758e18))
-      return static_cast<D>(std::numeric_limits<int64_t>::min());
-    return static_cast<D>(static_cast<int64_t>(v));
+    // Out-of-range and nan are undefined in C++; give what x86 gives torch instead of tripping the
+    // sanitizer: the integer indefinite value of the 64-bit conversion for int64, of the 32-bit one
+    // (then truncated, as a C cast to a narrow type compiles) for the narrower types.
+    if (sizeof(D) == 8) {
+      if (!(v > -9.2233720368547758e18 && v < 9.2233720368547758e18))
+        return static_cast<D>(std::numeric_limits<int64_t>::min());
+      return static_cast<D>(static_cast<int64_t>(v));
+    }
+    if (!(v > -2147483649.0 && v < 2147483648.0)) return static_cast<D>(std::numeric_limits<int32_t>::min());
+    return static_cast<D>(static_cast<int32_t>(v));
   } else {
     return static_cast<D>(v);
   }

@@ -36,6 +36,20 @@ struct Reference {
   Object outputs;              // the output structure, as the output node returns it
 };
 
+// The input/output structure a flat graph's code wraps around it (docs/format.md §2 `pytree`; torch's
+// _PyTreeCodeGen). `inputs` / `outputs` are skeletons: tuples, lists and str-keyed dicts whose leaves are
+// None. The leaves are the placeholders and the items of the output node's flat tuple, in order; the
+// writer fills them in from the graph as it is then, so no Node pointer is kept here (graph edits may
+// erase nodes).
+struct PyTreeCodegen {
+  bool present = false;
+  std::vector<std::string> orig_args;  // forward's parameter names
+  bool has_inputs = false;
+  Value inputs;
+  bool has_outputs = false;
+  Value outputs;
+};
+
 class GraphModule {
  public:
   Graph& graph() { return graph_; }
@@ -51,6 +65,8 @@ class GraphModule {
   const Producer& producer() const { return producer_; }
   Reference& reference() { return reference_; }
   const Reference& reference() const { return reference_; }
+  PyTreeCodegen& pytree() { return pytree_; }
+  const PyTreeCodegen& pytree() const { return pytree_; }
 
  private:
   Graph graph_;
@@ -58,6 +74,7 @@ class GraphModule {
   std::map<std::string, NamedTensor> tensors_;
   Producer producer_;
   Reference reference_;
+  PyTreeCodegen pytree_;
 };
 
 }  // namespace fx

@@ -18,7 +18,7 @@ namespace {
 template <typename Make>
 Tensor float_act(const Tensor& x, const char* name, Make make) {
   if (!dtype_is_floating(x.dtype()))
-    throw FxError(std::string("\"") + name + "\" not implemented for '" + torch_type_name(x.dtype()) + "'");
+    throw FxError(std::string("\"") + name + "_cpu\" not implemented for '" + torch_type_name(x.dtype()) + "'");
   return unary_map<false>(x, x.dtype(), name, [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_floating_point_v<T>) return make(T{});
@@ -145,7 +145,7 @@ Object simple_act(const OpCall& call) {
         case 3: return std::min(std::max(v + T(3), T(0)), T(6)) / T(6);
         case 4: return v / (T(1) + std::fabs(v));
         case 5: return v - std::tanh(v);
-        default: return v < T(0) ? v - std::log1p(std::exp(v)) : -std::log1p(std::exp(-v));
+        default: return v < T(0) ? v - std::log1p(std::exp(v)) : -std::log1p(std::exp(-v));  // logsigmoid
       }
     };
   });
@@ -156,6 +156,14 @@ Object simple_act_inplace(const OpCall& call) {
   OpCall c = call;
   c.kwargs.emplace_back("inplace", Object(Value::boolean(true)));
   return simple_act<kOp>(c);
+}
+
+// x - tanh(x) as torch composes it: tanh rounds to the input dtype before the subtraction.
+Object tanhshrink_op(const OpCall& call) {
+  static const Schema schema("tanhshrink(input|self)");
+  Args a = schema.parse(call);
+  const OpRegistry& r = OpRegistry::global();
+  return r.call("torch.sub", {a[0], r.call("torch.tanh", {a[0]})});
 }
 
 Object softplus_op(const OpCall& call) {
@@ -180,6 +188,7 @@ Object shrink_op(const OpCall& call) {
     using T = decltype(t);
     const T l = static_cast<T>(lambd);
     return [l](T v) -> T {
+      if (v != v) return v;
       if (kHard) return (v >= -l && v <= l) ? T(0) : v;
       return v > l ? v - l : (v < -l ? v + l : T(0));
     };
@@ -258,7 +267,7 @@ const OpRegistrar reg_hardswish_{OpDef{"aten.hardswish_.default", {"torch._C._nn
 const OpRegistrar reg_hardsigmoid{fdef("hardsigmoid", simple_act<3>, {"aten.hardsigmoid.default", "torch._C._nn.hardsigmoid"})};
 const OpRegistrar reg_hardsigmoid_{OpDef{"aten.hardsigmoid_.default", {"torch._C._nn.hardsigmoid_"}, {}, simple_act_inplace<3>}};
 const OpRegistrar reg_softsign{fdef("softsign", simple_act<4>)};
-const OpRegistrar reg_tanhshrink{fdef("tanhshrink", simple_act<5>)};
+const OpRegistrar reg_tanhshrink{fdef("tanhshrink", tanhshrink_op, {"torch.Tensor.tanhshrink"}, {"tanhshrink"})};
 const OpRegistrar reg_logsigmoid{fdef("logsigmoid", simple_act<6>, {"aten.log_sigmoid.default", "torch._C._nn.log_sigmoid"})};
 const OpRegistrar reg_softplus{fdef("softplus", softplus_op, {"aten.softplus.default", "torch._C._nn.softplus"})};
 const OpRegistrar reg_hardshrink{fdef("hardshrink", shrink_op<true>, {"torch.hardshrink", "torch.Tensor.hardshrink",

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "kernels/conv.h"
+#include "kernels/conv2d_f32.h"
 #include "ops/matmul.h"
 #include "ops/nn_util.h"
 #include "ops/tensor_util.h"
@@ -67,9 +68,64 @@ void transpose_into(const T* src, int64_t rows, int64_t cols, T* dst) {  // dst[
     for (int64_t c = 0; c < cols; ++c) dst[c * rows + r] = src[r * cols + c];
 }
 
+// float32: the implicit-GEMM NCHW kernel for dense and grouped convolutions (weights packed with their
+// bias; packed on the fly into per-thread scratch when the caller did not), the SIMD depthwise 3×3 for
+// depthwise ones. Returns whether the epilogue (residual, clamp) was applied here.
+bool conv_images_f32(const Tensor& x, const Tensor& w, const float* bias, const ConvParams& p,
+                     const PackedConv* packed, const ConvEpilogueSpec* epi, kernels::ConvGeom g, Tensor& out) {
+  const int64_t N = x.shape()[0], C = x.shape()[1], OC = w.shape()[0];
+  const int64_t cg = C / p.groups, ocg = OC / p.groups, kk = g.KH * g.KW, kc = cg * kk, pix = g.OH * g.OW;
+  const float lo = epi ? epi->min : -std::numeric_limits<float>::infinity();
+  const float hi = epi ? epi->max : std::numeric_limits<float>::infinity();
+  const float* res = epi && epi->residual.defined() ? epi->residual.data<float>() : nullptr;
+  const bool depthwise = p.groups == C && p.groups > 1 && OC == C;
+  if (depthwise && g.KH == 3 && g.KW == 3 && g.DH == 1 && g.DW == 1 && !res) {
+    kernels::ConvGeom dg = g;
+    dg.C = 1;
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t c = 0; c < C; ++c)
+        kernels::f32_dwconv3x3_plane(dg, x.data<float>() + (n * C + c) * g.H * g.W, w.data<float>() + c * 9,
+                                     bias ? bias[c] : 0.0f, out.data<float>() + (n * OC + c) * pix, lo, hi);
+    return true;
+  }
+  if (p.groups == C && p.groups > 1) {  // depthwise with a channel multiplier or another kernel shape
+    kernels::ConvGeom dg = g;
+    dg.C = C;
+    for (int64_t n = 0; n < N; ++n)
+      kernels::conv_depthwise<float>(dg, OC / C, x.data<float>() + n * C * g.H * g.W, w.data<float>(), bias,
+                                     out.data<float>() + n * OC * pix);
+    return false;
+  }
+  thread_local std::vector<float> wscratch;
+  const bool have_packed = packed && static_cast<int64_t>(packed->groups.size()) == p.groups;
+  kernels::ConvGeom gg = g;
+  gg.C = cg;
+  for (int64_t gi = 0; gi < p.groups; ++gi) {
+    const float* pw;
+    if (have_packed) {
+      pw = packed->groups[gi].data<float>();
+    } else {
+      wscratch.resize(kernels::f32_conv_packed_w_size(ocg, kc));
+      kernels::f32_conv_pack_w(ocg, kc, w.data<float>() + gi * ocg * kc, bias ? bias + gi * ocg : nullptr,
+                               wscratch.data());
+      pw = wscratch.data();
+    }
+    for (int64_t n = 0; n < N; ++n) {
+      kernels::ConvEpilogue e;
+      e.min = lo, e.max = hi;
+      const int64_t off = (n * OC + gi * ocg) * pix;
+      e.residual = res ? res + off : nullptr;
+      kernels::f32_conv2d_nchw(gg, ocg, x.data<float>() + (n * C + gi * cg) * g.H * g.W, pw,
+                               out.data<float>() + off, e);
+    }
+  }
+  return true;
+}
+
+// float64 (and the reference shape of every path): depthwise loop; 1×1 stride-1 as out = W·x; im2row + GEMM.
 template <typename T>
-void conv_images(const Tensor& x, const Tensor& w, const T* bias, const ConvParams& p, const PackedConv* packed,
-                 kernels::ConvGeom g, Tensor& out) {
+void conv_images(const Tensor& x, const Tensor& w, const T* bias, const ConvParams& p, kernels::ConvGeom g,
+                 Tensor& out) {
   const int64_t N = x.shape()[0], C = x.shape()[1], OC = w.shape()[0];
   const int64_t cg = C / p.groups, ocg = OC / p.groups, kk = g.KH * g.KW, kc = cg * kk, pix = g.OH * g.OW;
   const bool depthwise = p.groups == C && p.groups > 1;
@@ -101,19 +157,23 @@ void conv_images(const Tensor& x, const Tensor& w, const T* bias, const ConvPara
       kernels::ConvGeom gg = g;
       gg.C = cg;
       kernels::im2row<T>(gg, xg, rows.data());
-      if constexpr (std::is_same_v<T, float>) {
-        if (packed && !packed->groups.empty()) {
-          GemmParams gp;
-          gp.bias = bg;
-          f32_gemm_prepacked(pix, ocg, kc, rows.data(), kc, packed->groups[gi].data<float>(), tmp.data(), ocg, gp);
-          transpose_into(tmp.data(), pix, ocg, og);
-          continue;
-        }
-      }
       gemm_views<T>(pix, ocg, kc, rows.data(), kc, 1, wg, 1, kc, tmp.data(), ocg, bg);
       transpose_into(tmp.data(), pix, ocg, og);
     }
   }
+}
+
+// An epilogue the path did not fuse, applied to the finished output.
+template <typename T>
+void apply_epilogue(const ConvEpilogueSpec& e, Tensor& out) {
+  T* o = out.data<T>();
+  const int64_t n = out.numel();
+  if (e.residual.defined()) {
+    const float* r = e.residual.data<float>();
+    for (int64_t i = 0; i < n; ++i) o[i] += static_cast<T>(r[i]);
+  }
+  const T lo = static_cast<T>(e.min), hi = static_cast<T>(e.max);
+  for (int64_t i = 0; i < n; ++i) o[i] = o[i] < lo ? lo : (o[i] > hi ? hi : o[i]);
 }
 
 template <typename T>
@@ -143,25 +203,29 @@ void conv_transposed_images(const Tensor& x, const Tensor& w, const T* bias, con
 
 }  // namespace
 
-PackedConv pack_conv_weight(const Tensor& weight, const ConvParams& p) {
+PackedConv pack_conv_weight(const Tensor& weight, const Tensor& bias0, const ConvParams& p) {
   PackedConv pc;
-  if (p.transposed || weight.dtype() != DType::Float32) return pc;
+  if (p.transposed || weight.dtype() != DType::Float32 || weight.dim() < 3) return pc;
+  if (bias0.defined() && (bias0.dtype() != DType::Float32 || bias0.numel() != weight.shape()[0])) return pc;
   const int64_t OC = weight.shape()[0], cg = weight.shape()[1];
   int64_t kk = 1;
   for (int64_t d = 2; d < weight.dim(); ++d) kk *= weight.shape()[d];
+  if (p.groups <= 0 || OC % p.groups != 0) return pc;
   const int64_t ocg = OC / p.groups, kc = cg * kk;
-  if (kk == 1 || (cg == 1 && p.groups > 1)) return pc;  // pointwise and depthwise paths read the weight as is
+  if (cg == 1 && p.groups > 1) return pc;  // depthwise reads the weight as it is
   Tensor w = weight.contiguous();
+  Tensor b = bias0.defined() ? bias0.contiguous() : Tensor();
   for (int64_t g = 0; g < p.groups; ++g) {
-    Tensor packed = Tensor::empty({static_cast<int64_t>(f32_gemm_packed_b_size(kc, ocg))}, DType::Float32);
-    f32_gemm_pack_bt(kc, ocg, w.data<float>() + g * ocg * kc, kc, packed.data<float>());
+    Tensor packed = Tensor::empty({static_cast<int64_t>(kernels::f32_conv_packed_w_size(ocg, kc))}, DType::Float32);
+    kernels::f32_conv_pack_w(ocg, kc, w.data<float>() + g * ocg * kc, b.defined() ? b.data<float>() + g * ocg : nullptr,
+                             packed.data<float>());
     pc.groups.push_back(packed);
   }
   return pc;
 }
 
 Tensor conv_forward(const Tensor& input, const Tensor& weight, const Tensor& bias0, const ConvParams& p,
-                    const PackedConv* packed) {
+                    const PackedConv* packed, const ConvEpilogueSpec* epilogue) {
   const int64_t sp = p.spatial;
   const std::string name = std::string(p.transposed ? "conv_transpose" : "conv") + std::to_string(sp) + "d";
   if (weight.dim() != sp + 2)
@@ -236,16 +300,33 @@ Tensor conv_forward(const Tensor& input, const Tensor& weight, const Tensor& bia
                     shape_to_string(bias0.shape()) + " instead");
     bias = to_dtype(bias0, x.dtype()).contiguous();
   }
-  Tensor out = Tensor::empty(out_shape, x.dtype());
-  dispatch_float(x.dtype(), name.c_str(), [&](auto tag) {
-    using T = decltype(tag);
-    const T* b = bias.defined() ? bias.data<T>() : nullptr;
-    if (p.transposed) conv_transposed_images<T>(x4, w4, b, p, g, out);
-    else conv_images<T>(x4, w4, b, p, packed, g, out);
-  });
   Shape final_shape = out_shape;
   if (sp == 1) final_shape.erase(final_shape.begin() + 2);
   if (unbatched) final_shape.erase(final_shape.begin());
+  ConvEpilogueSpec epi;
+  if (epilogue) {
+    epi = *epilogue;
+    if (epi.residual.defined()) {
+      if (epi.residual.dtype() != DType::Float32 || epi.residual.shape() != final_shape)
+        throw FxError(name + ": fused residual of shape " + shape_to_string(epi.residual.shape()) +
+                      " does not match the output " + shape_to_string(final_shape));
+      epi.residual = epi.residual.contiguous();
+    }
+  }
+  Tensor out = Tensor::empty(out_shape, x.dtype());
+  bool fused = false;
+  dispatch_float(x.dtype(), name.c_str(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* b = bias.defined() ? bias.data<T>() : nullptr;
+    if (p.transposed) {
+      conv_transposed_images<T>(x4, w4, b, p, g, out);
+    } else if constexpr (std::is_same_v<T, float>) {
+      fused = conv_images_f32(x4, w4, b, p, packed, epilogue ? &epi : nullptr, g, out);
+    } else {
+      conv_images<T>(x4, w4, b, p, g, out);
+    }
+    if (epilogue && !fused) apply_epilogue<T>(epi, out);
+  });
   return restore_dtype(view_as_shape(out, final_shape), original);
 }
 

@@ -1,6 +1,9 @@
-// Convolution (1-D and 2-D, plain and transposed) as ops and leaf modules use it: im2row + GEMM, 1×1 as
-// a GEMM directly, depthwise as its own loop. Modules pack the weight once (PackedConv) at bind time.
+// Convolution (1-D and 2-D, plain and transposed) as ops and leaf modules use it. float32: implicit-GEMM
+// NCHW (kernels/conv2d_f32.h) for every grouped/dense conv, a SIMD depthwise 3×3; float64: im2row + GEMM,
+// 1×1 as a GEMM directly, depthwise as its own loop. Modules pack the weight once (PackedConv) at bind
+// time; the runtime's fusion (runtime/fusion.h) adds an epilogue (residual add, clamp).
 #pragma once
+#include <limits>
 #include <vector>
 
 #include "kernels/gemm_f32.h"
@@ -22,14 +25,24 @@ ConvParams conv_params(int64_t spatial, const std::vector<int64_t>& stride, cons
                        const std::string& padding_mode_str, const std::vector<int64_t>& dilation, int64_t groups,
                        bool transposed, const std::vector<int64_t>& output_padding, const Shape& weight_shape);
 
-// A float32 non-transposed weight packed per group for f32_gemm_prepacked (empty for depthwise/1×1).
+// A float32 non-transposed weight packed per group with its bias for kernels::f32_conv2d_nchw (empty for
+// depthwise and other dtypes). The bias is part of the packing: pass the same bias to conv_forward.
 struct PackedConv {
   std::vector<Tensor> groups;
 };
-PackedConv pack_conv_weight(const Tensor& weight, const ConvParams& p);
+PackedConv pack_conv_weight(const Tensor& weight, const Tensor& bias, const ConvParams& p);
+
+// What runs after the convolution, fused into its GEMM when the path allows (float32): + residual (a
+// float32 tensor of the output's shape), then clamp to [min, max].
+struct ConvEpilogueSpec {
+  Tensor residual;
+  float min = -std::numeric_limits<float>::infinity();
+  float max = std::numeric_limits<float>::infinity();
+};
 
 // input [N, C, (H,) W] or unbatched [C, (H,) W]; weight torch's layout; bias [OC] or undefined.
+// FxError when `epilogue` has a residual whose shape or dtype differs from the output's.
 Tensor conv_forward(const Tensor& input, const Tensor& weight, const Tensor& bias, const ConvParams& p,
-                    const PackedConv* packed = nullptr);
+                    const PackedConv* packed = nullptr, const ConvEpilogueSpec* epilogue = nullptr);
 
 }  // namespace fx

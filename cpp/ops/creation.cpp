@@ -122,12 +122,14 @@ Object new_op(const OpCall& call) {
 }
 
 Object arange_op(const OpCall& call) {
-  Factory f = factory_kwargs(call, "arange", "end");
+  OpCall rest;
   std::vector<Object> pos = call.args;
   for (const auto& [k, v] : call.kwargs) {
     if (k == "start") pos.insert(pos.begin(), v);
-    if (k == "step") pos.push_back(v);
+    else if (k == "step") pos.push_back(v);
+    else rest.kwargs.emplace_back(k, v);
   }
+  Factory f = factory_kwargs(rest, "arange", "end");
   if (f.size_kw) pos.insert(pos.begin() + (pos.empty() ? 0 : 1), *f.size_kw);
   if (pos.empty() || pos.size() > 3) throw FxError("arange() expects (end), (start, end) or (start, end, step)");
   Number start = Number::integer(0), end, step = Number::integer(1);
@@ -145,9 +147,9 @@ Object arange_op(const OpCall& call) {
   if (!std::isfinite(s) || !std::isfinite(e))
     throw FxError("unsupported range: " + std::to_string(s) + " -> " + std::to_string(e));
   if ((st > 0 && e < s) || (st < 0 && e > s))
-    throw FxError("upper bound and larger bound inconsistent with step sign");
+    throw FxError("upper bound and lower bound inconsistent with step sign");
   int64_t n;
-  if (!any_float && !dtype_is_floating(dtype)) {
+  if (!any_float) {
     const int64_t si = start.i, ei = end.i, sti = step.i;
     n = sti > 0 ? (ei - si + sti - 1) / sti : (si - ei + (-sti) - 1) / (-sti);
   } else {
@@ -155,9 +157,13 @@ Object arange_op(const OpCall& call) {
   }
   Tensor out = Tensor::empty({n}, DType::Float64);
   Tensor out_i = Tensor::empty({n}, DType::Int64);
-  const bool integral = !any_float;
+  // An integer dtype computes in int64 from start and step truncated (torch.arange(0, 2.5, 0.5,
+  // dtype=torch.int64) is all zeros); the length still comes from the exact range.
+  const bool integral = !dtype_is_floating(dtype);
+  const int64_t si = start.is_float() ? static_cast<int64_t>(start.d) : start.i;
+  const int64_t sti = step.is_float() ? static_cast<int64_t>(step.d) : step.i;
   for (int64_t i = 0; i < n; ++i) {
-    if (integral) out_i.data<int64_t>()[i] = start.i + i * step.i;
+    if (integral) out_i.data<int64_t>()[i] = si + i * sti;
     else out.data<double>()[i] = s + static_cast<double>(i) * st;
   }
   return to_dtype(integral ? out_i : out, dtype);
@@ -172,7 +178,7 @@ Object linspace_op(const OpCall& call) {
   if (n < 0) throw FxError("number of steps must be non-negative");
   Tensor out = Tensor::empty({n}, DType::Float64);
   const double step = n > 1 ? (e - s) / static_cast<double>(n - 1) : 0.0;
-  const int64_t half = n / 2;
+  const int64_t half = n == 1 ? 1 : n / 2;
   for (int64_t i = 0; i < n; ++i)  // torch fills from both ends so the last value is exactly `end`
     out.data<double>()[i] = i < half ? s + step * static_cast<double>(i) : e - step * static_cast<double>(n - 1 - i);
   return to_dtype(out, a.dtype(3).value_or(kDefaultFloat));

@@ -315,12 +315,15 @@ Object index_select_op(const OpCall& call) {
   const Tensor& idx = a.tensor(2);
   if (idx.dim() > 1) throw FxError("index_select(): Index is supposed to be a vector");
   if (idx.dtype() != DType::Int64 && idx.dtype() != DType::Int32)
-    throw FxError("index_select(): Expected dtype int32/int64 for index");
+    throw FxError("index_select(): Expected dtype int32 or int64 for index");
   if (x.dim() == 0) {
     checked_dim(a.integer(1), 0);
     return tensor_getitem(x.contiguous().clone(), Object(Value::ellipsis()));
   }
   int64_t d = checked_dim(a.integer(1), x.dim());
+  Tensor li = to_dtype(idx, DType::Int64).contiguous();
+  for (int64_t i = 0; i < li.numel(); ++i)
+    if (li.data<int64_t>()[i] < 0 || li.data<int64_t>()[i] >= x.shape()[d]) throw FxError("index out of range in self");
   std::vector<Object> items(d, Object(Value::slice(Value(), Value(), Value())));
   items.emplace_back(reshape(idx, {idx.numel()}));
   return tensor_getitem(x, Object::tuple(std::move(items)));

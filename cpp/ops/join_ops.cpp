@@ -190,14 +190,16 @@ Object flip_op(const OpCall& call) {
 
 Object fliplr_op(const OpCall& call) {
   static const Schema schema("fliplr(input|self)");
-  const Tensor& x = schema.parse(call).tensor(0);
+  Args a = schema.parse(call);
+  const Tensor& x = a.tensor(0);
   if (x.dim() < 2) throw FxError("Input must be >= 2-d.");
   return flip(x, {1});
 }
 
 Object flipud_op(const OpCall& call) {
   static const Schema schema("flipud(input|self)");
-  const Tensor& x = schema.parse(call).tensor(0);
+  Args a = schema.parse(call);
+  const Tensor& x = a.tensor(0);
   if (x.dim() < 1) throw FxError("Input must be >= 1-d.");
   return flip(x, {0});
 }

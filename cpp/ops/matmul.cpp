@@ -125,7 +125,7 @@ Tensor matmul_tensor(const Tensor& a0, const Tensor& b0) {
   const int64_t M = a.shape()[a.dim() - 2], K = a.shape()[a.dim() - 1];
   const int64_t K2 = b.shape()[b.dim() - 2], N = b.shape()[b.dim() - 1];
   if (K != K2) {
-    throw FxError("mat1 and mat2 shapes cannot be multiplied (" + std::to_string(M) + "x" +
+    throw FxError("mm: mat1 and mat2 shapes cannot be multiplied (" + std::to_string(M) + "x" +
                   std::to_string(K) + " and " + std::to_string(K2) + "x" + std::to_string(N) + ")");
   }
   Shape batch_a(a.shape().begin(), a.shape().end() - 2), batch_b(b.shape().begin(), b.shape().end() - 2);
@@ -168,7 +168,7 @@ Tensor linear_tensor(const Tensor& x0, const Tensor& w0, const Tensor* bias0) {
   int64_t rows = 1;
   for (int64_t d = 0; d + 1 < x.dim(); ++d) rows *= x.shape()[d];
   if (WK != K)
-    throw FxError("mat1 and mat2 shapes cannot be multiplied (" + std::to_string(rows) + "x" + std::to_string(K) +
+    throw FxError("mm: mat1 and mat2 shapes cannot be multiplied (" + std::to_string(rows) + "x" + std::to_string(K) +
                   " and " + std::to_string(WK) + "x" + std::to_string(N) + ")");
   Tensor bias;
   if (bias0 && bias0->defined()) {

@@ -27,10 +27,10 @@ Object mm_op(const OpCall& call) {
   static const Schema schema("mm(input|self, mat2)");
   Args a = schema.parse(call);
   const Tensor &x = a.tensor(0), &y = a.tensor(1);
-  if (x.dim() != 2) throw FxError("self must be a matrix");
-  if (y.dim() != 2) throw FxError("mat2 must be a matrix");
+  if (x.dim() != 2) throw FxError("mm: self must be a matrix, got " + std::to_string(x.dim()) + "-D tensor");
+  if (y.dim() != 2) throw FxError("mm: mat2 must be a matrix, got " + std::to_string(y.dim()) + "-D tensor");
   if (x.shape()[1] != y.shape()[0])
-    throw FxError("mat1 and mat2 shapes cannot be multiplied (" + dims(x) + " and " + dims(y) + ")");
+    throw FxError("mm: mat1 and mat2 shapes cannot be multiplied (" + dims(x) + " and " + dims(y) + ")");
   return matmul_tensor(x, y);
 }
 

@@ -121,7 +121,8 @@ Object getattr_op(const OpCall& call) {
   }
   if (found) return r;
   if (a.given(2)) return a[2];
-  throw FxError("AttributeError: '" + a[0].describe() + "' object has no attribute '" + name + "'");
+  throw FxError("AttributeError: '" + (a[0].is_tensor() ? std::string("Tensor") : a[0].describe()) +
+                "' object has no attribute '" + name + "'");
 }
 
 Object size_op(const OpCall& call) {
@@ -277,8 +278,11 @@ Object int_bitwise(const OpCall& call) {
   Args a = schema.parse(call);
   if (a[0].is_tensor() || a[1].is_tensor()) return OpRegistry::global().call(tensor_ops[kOp], {a[0], a[1]});
   Number x = a.number(0), y = a.number(1);
+  static const char* symbols[] = {"&", "|", "^", "<<", ">>"};
+  auto type = [](Number n) { return n.is_float() ? "'float'" : n.kind == ScalarKind::Bool ? "'bool'" : "'int'"; };
   if (x.is_float() || y.is_float())
-    throw FxError(std::string("TypeError: unsupported operand type(s) for ") + names[kOp] + ": float");
+    throw FxError(std::string("TypeError: unsupported operand type(s) for ") + symbols[kOp] + ": " + type(x) +
+                  " and " + type(y));
   if (kOp <= 2 && x.kind == ScalarKind::Bool && y.kind == ScalarKind::Bool) {
     bool r = kOp == 0 ? (x.i && y.i) : kOp == 1 ? (x.i || y.i) : (x.i != y.i);
     return Object(Value::boolean(r));

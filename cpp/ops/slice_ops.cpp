@@ -195,6 +195,12 @@ Object tensor_split_op(const OpCall& call) {
   return Object::tuple(std::move(out));
 }
 
+// aten's split/unbind/chunk return a list where torch's Python API returns a tuple.
+template <OpFn F>
+Object as_list(const OpCall& call) {
+  return Object::list(F(call).items());
+}
+
 OpDef def(const std::string& n, OpFn fn, std::vector<std::string> functions, std::vector<std::string> methods = {}) {
   OpDef d{"torch." + n, std::move(functions), std::move(methods), fn};
   d.functions.push_back("torch.Tensor." + n);
@@ -205,15 +211,18 @@ OpDef def(const std::string& n, OpFn fn, std::vector<std::string> functions, std
 const OpRegistrar reg_select{def("select", select_op, {"aten.select.int"})};
 const OpRegistrar reg_slice{OpDef{"aten.slice.Tensor", {}, {}, slice_op}};
 const OpRegistrar reg_narrow{def("narrow", narrow_op, {"aten.narrow.default"})};
-const OpRegistrar reg_unbind{def("unbind", unbind_op, {"aten.unbind.int"})};
-const OpRegistrar reg_split{def("split", split_op,
-                                {"aten.split.Tensor", "aten.split_with_sizes.default", "aten.split.sizes",
-                                 "torch.split_with_sizes", "torch.Tensor.split_with_sizes"},
+const OpRegistrar reg_unbind{def("unbind", unbind_op, {})};
+const OpRegistrar reg_aten_unbind{OpDef{"aten.unbind.int", {}, {}, as_list<unbind_op>}};
+const OpRegistrar reg_split{def("split", split_op, {"torch.split_with_sizes", "torch.Tensor.split_with_sizes"},
                                 {"split_with_sizes"})};
-const OpRegistrar reg_chunk{def("chunk", chunk_op, {"aten.chunk.default"})};
-const OpRegistrar reg_tensor_split{def("tensor_split", tensor_split_op,
-                                       {"aten.tensor_split.sections", "aten.tensor_split.indices",
-                                        "aten.tensor_split.tensor_indices_or_sections"})};
+const OpRegistrar reg_aten_split{OpDef{"aten.split.Tensor", {"aten.split_with_sizes.default", "aten.split.sizes"}, {},
+                                       as_list<split_op>}};
+const OpRegistrar reg_chunk{def("chunk", chunk_op, {})};
+const OpRegistrar reg_aten_chunk{OpDef{"aten.chunk.default", {}, {}, as_list<chunk_op>}};
+const OpRegistrar reg_tensor_split{def("tensor_split", tensor_split_op, {})};
+const OpRegistrar reg_aten_tensor_split{OpDef{"aten.tensor_split.sections",
+                                              {"aten.tensor_split.indices", "aten.tensor_split.tensor_indices_or_sections"},
+                                              {}, as_list<tensor_split_op>}};
 
 }  // namespace
 }  // namespace fx

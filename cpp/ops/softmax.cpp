@@ -12,9 +12,12 @@ namespace {
 
 Tensor softmax_tensor(const Tensor& input, int64_t dim, std::optional<DType> dtype, bool log) {
   Tensor in = dtype ? to_dtype(input, *dtype) : input;
-  const char* name = log ? "log_softmax" : "softmax";
+  const int64_t d = wrap_dim(dim, in.dim());
+  // torch's kernel names, which its dtype errors quote.
+  const std::string kernel = std::string(log ? "log_softmax" : "softmax") +
+                             (d == in.dim() - 1 || in.dim() == 0 ? "_lastdim_kernel_impl" : "_kernel_impl");
+  const char* name = kernel.c_str();
   Tensor x = float_contiguous(in, name);
-  const int64_t d = wrap_dim(dim, x.dim());
   int64_t outer = 1, n = 1, inner = 1;
   for (int64_t i = 0; i < x.dim(); ++i) (i < d ? outer : i == d ? n : inner) *= x.shape()[i];
   Tensor out = Tensor::empty(x.shape(), x.dtype());
@@ -54,6 +57,16 @@ Object aten_softmax_op(const OpCall& call) {
   return softmax_tensor(x, a.integer(1), dt, kLog);
 }
 
+// F.softmin: softmax of the negated input.
+Object f_softmin_op(const OpCall& call) {
+  static const Schema schema("softmin(input, dim=None, _stacklevel=3, dtype=None)");
+  Args a = schema.parse(call);
+  const Tensor& x = a.tensor(0);
+  Tensor neg = OpRegistry::global().call("torch.neg", {a[0]}).tensor();
+  return softmax_tensor(neg, a.is_none(1) ? implicit_dim(x) : a.integer(1), a.dtype(3), false);
+}
+
+const OpRegistrar reg_f_softmin{OpDef{"torch.nn.functional.softmin", {}, {}, f_softmin_op}};
 const OpRegistrar reg_f_softmax{OpDef{"torch.nn.functional.softmax", {}, {}, f_softmax_op<false>}};
 const OpRegistrar reg_f_log_softmax{OpDef{"torch.nn.functional.log_softmax", {}, {}, f_softmax_op<true>}};
 const OpRegistrar reg_softmax{OpDef{"torch.softmax",

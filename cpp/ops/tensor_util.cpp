@@ -32,7 +32,7 @@ Tensor scalar_tensor(Number n, DType dtype) {
 
 Number tensor_item(const Tensor& t) {
   if (t.numel() != 1)
-    throw FxError("a Tensor with " + std::to_string(t.numel()) + " elements cannot be converted to a Scalar");
+    throw FxError("a Tensor with " + std::to_string(t.numel()) + " elements cannot be converted to Scalar");
   if (t.dtype() == DType::Bool) return Number::boolean(*t.data<bool>());
   if (dtype_is_floating(t.dtype())) return Number::floating(*to_dtype(t, DType::Float64).data<double>());
   return Number::integer(*to_dtype(t, DType::Int64).data<int64_t>());

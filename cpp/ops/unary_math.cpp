@@ -6,6 +6,7 @@
 #include "ops/elementwise.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
+#include "ops/view_util.h"
 
 namespace fx {
 namespace {
@@ -46,12 +47,12 @@ Object relu_op(const OpCall& call) {
   Args a = schema.parse(call);
   const Tensor& x = a.tensor(0);
   if (x.dtype() == DType::Bool) throw FxError("Boolean inputs not supported for relu");
-  // inplace=True cannot be honoured on a value the graph may still read elsewhere; the functional
-  // result is the same tensor contents, which is what FX users observe.
-  return unary_map<false>(x, x.dtype(), "relu", [](auto tag) {
+  Tensor r = unary_map<false>(x, x.dtype(), "relu", [](auto tag) {
     using T = decltype(tag);
     return [](T v) -> T { return v > T(0) ? v : (v != v ? v : T(0)); };  // nan passes through
   });
+  // inplace=True writes into x's storage as torch does: later readers of x (and its views) see it.
+  return a.boolean(1) ? write_inplace(x, r) : Object(r);
 }
 
 // Floating-point unary functions share one shape; F maps a double-or-float value.

@@ -61,7 +61,7 @@ Object unary_op(const OpCall& call) {
       };
     });
   } else if constexpr (kFn <= Trunc) {
-    if (dt == DType::Bool) throw FxError(std::string("\"") + kNames[kFn] + "\" not implemented for 'Bool'");
+    if (dt == DType::Bool) throw FxError(std::string("\"") + kNames[kFn] + "_vml_cpu\" not implemented for 'Bool'");
     if (!fl) return x.clone();
     return unary_map<false>(x, dt, kNames[kFn], [](auto tag) {
       using T = decltype(tag);
@@ -117,7 +117,7 @@ Object round_op(const OpCall& call) {
   Args a = schema.parse(call);
   const Tensor& x = a.tensor(0);
   const int64_t decimals = a.integer(1);
-  if (x.dtype() == DType::Bool) throw FxError("\"round\" not implemented for 'Bool'");
+  if (x.dtype() == DType::Bool) throw FxError("\"round_vml_cpu\" not implemented for 'Bool'");
   if (!dtype_is_floating(x.dtype())) {
     if (decimals != 0) throw FxError("round_cpu not implemented for integer types with decimals != 0");
     return x.clone();

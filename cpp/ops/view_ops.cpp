@@ -226,7 +226,8 @@ Object squeeze_op(const OpCall& call) {
   if (a.is_none(1)) {
     for (int64_t d = 0; d < x.dim(); ++d) drop[d] = x.shape()[d] == 1;
   } else {
-    for (int64_t d : *a.int_list(1)) {
+    const std::vector<int64_t> dims = *a.int_list(1);
+    for (int64_t d : dims) {
       int64_t w = checked_dim(d, x.dim());
       if (x.dim() > 0 && x.shape()[w] == 1) drop[w] = true;
     }

@@ -121,9 +121,18 @@ Object clamp_max_op(const OpCall& call) {
 Object clamp_min_inplace_op(const OpCall& call) { return run_inplace(clamp_min_op, call); }
 Object clamp_max_inplace_op(const OpCall& call) { return run_inplace(clamp_max_op, call); }
 
-const OpRegistrar reg_where{OpDef{"torch.where", {"torch.Tensor.where", "aten.where.self", "aten.where.ScalarSelf",
+// x.where(condition, y): the method puts self second.
+Object where_method_op(const OpCall& call) {
+  static const Schema schema("where(input|self, condition, other)");
+  Args a = schema.parse(call);
+  Operand x = Operand::of(a[0], "where", "input"), y = Operand::of(a[2], "where", "other");
+  return where(a.tensor(1), x, y, result_type({x, y}));
+}
+
+const OpRegistrar reg_where_method{OpDef{"torch.Tensor.where", {}, {"where"}, where_method_op}};
+const OpRegistrar reg_where{OpDef{"torch.where", {"aten.where.self", "aten.where.ScalarSelf",
                                                   "aten.where.ScalarOther", "aten.where.Scalar", "aten.where.default"},
-                                  {"where"}, where_op}};
+                                  {}, where_op}};
 const OpRegistrar reg_masked_fill{OpDef{"torch.masked_fill", {"torch.Tensor.masked_fill", "aten.masked_fill.Scalar",
                                                               "aten.masked_fill.Tensor"},
                                         {"masked_fill"}, masked_fill_op}};

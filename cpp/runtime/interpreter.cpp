@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "modules/registry.h"
+#include "runtime/fusion.h"
 #include "support/error.h"
 
 namespace fx {
@@ -26,9 +27,35 @@ struct Interpreter::Step {
   Object attr;                  // get_attr
   BoundModule module;           // call_module
   std::vector<size_t> free_after;
+  // An absorbed node of a fused chain: its value is that of this slot (its predecessor in the chain).
+  std::ptrdiff_t alias = -1;
+};
+
+// What a placeholder's meta says its input is. dims[i] < 0: a symbolic size (named dim_names[i]).
+struct Interpreter::InputSpec {
+  const Node* node = nullptr;
+  bool has_shape = false;
+  Shape dims;
+  std::vector<std::string> dim_names;
+  std::string dtype;  // empty when the meta has none
+  bool varargs = false;
+
+  bool says_anything() const { return has_shape || !dtype.empty(); }
+
+  std::string expected() const {
+    std::string s = dtype.empty() ? "a tensor" : dtype;
+    if (has_shape) {
+      s += " [";
+      for (size_t i = 0; i < dims.size(); ++i) s += (i ? ", " : "") + (dims[i] < 0 ? dim_names[i] : std::to_string(dims[i]));
+      s += "]";
+    }
+    return s;
+  }
 };
 
 namespace {
+
+Interpreter::InputSpec input_spec(const Node& n);
 
 std::string node_label(const Node& n) { return std::string(op_name(n.op())) + " " + n.target(); }
 
@@ -105,7 +132,7 @@ Object Interpreter::eval(const ArgTree& t, const std::vector<Object>& env) const
   return Object();
 }
 
-Interpreter::Interpreter(const GraphModule& gm) : gm_(gm) {
+Interpreter::Interpreter(const GraphModule& gm, bool fuse) : gm_(gm) {
   std::vector<UnsupportedOp> unsupported = find_unsupported(gm);
   if (!unsupported.empty()) throw FxError(format_unsupported(unsupported));
 
@@ -118,7 +145,10 @@ Interpreter::Interpreter(const GraphModule& gm) : gm_(gm) {
     s.node = &n;
     for (const Value& a : n.args()) s.args.push_back(compile(a));
     for (const auto& [k, v] : n.kwargs()) s.kwargs.emplace_back(k, compile(v));
-    if (n.op() == Op::Placeholder) placeholders_.push_back(&n);
+    if (n.op() == Op::Placeholder) {
+      placeholders_.push_back(&n);
+      input_specs_.push_back(input_spec(n));
+    }
     if (n.op() == Op::GetAttr) s.attr = resolve_attr(gm, n);
     if (n.op() == Op::CallFunction || n.op() == Op::CallMethod) s.def = OpRegistry::global().find(n.op(), n.target());
     if (n.op() == Op::CallModule) {
@@ -127,6 +157,42 @@ Interpreter::Interpreter(const GraphModule& gm) : gm_(gm) {
         s.module = ModuleRegistry::global().find(info.type)(ModuleBinding{gm, n.target(), info});
       } catch (const FxError& e) {
         throw FxError("call_module " + n.target() + " (" + info.type + "): " + e.bare_message(), n.name());
+      }
+    }
+  }
+
+  if (fuse) {
+    for (const FusedChain& c : plan_fusions(gm)) {
+      const ModuleBinding conv{gm, c.head->target(), gm.modules().at(c.head->target())};
+      BoundModule bound;
+      try {
+        if (c.batch_norm || c.epilogue.residual ||
+            gm.modules().at(c.head->target()).type == "torch.nn.modules.conv.Conv2d") {
+          std::unique_ptr<ModuleBinding> bn;
+          if (c.batch_norm)
+            bn = std::make_unique<ModuleBinding>(
+                ModuleBinding{gm, c.batch_norm->target(), gm.modules().at(c.batch_norm->target())});
+          bound = bind_conv2d_fused(conv, bn.get(), c.epilogue);
+        } else {
+          bound = bind_linear_fused(conv, c.epilogue);
+        }
+      } catch (const FxError&) {
+        bound = nullptr;  // a malformed module: the unfused step reports it when it runs
+      }
+      if (!bound) continue;
+      Step& head = steps_[slot_of_.at(c.head)];
+      head.module = std::move(bound);
+      if (c.residual) {
+        ArgTree r;
+        r.kind = ArgTree::Kind::Slot;
+        r.slot = slot_of_.at(c.residual);
+        head.args.resize(1);
+        head.args.push_back(std::move(r));
+      }
+      const Node* prev = c.head;
+      for (const Node* n : c.absorbed) {
+        steps_[slot_of_.at(n)].alias = static_cast<std::ptrdiff_t>(slot_of_.at(prev));
+        prev = n;
       }
     }
   }
@@ -149,6 +215,53 @@ Interpreter::Interpreter(const GraphModule& gm) : gm_(gm) {
 
 Interpreter::~Interpreter() = default;
 
+namespace {
+
+Interpreter::InputSpec input_spec(const Node& n) {
+  Interpreter::InputSpec spec;
+  spec.node = &n;
+  spec.varargs = !n.target().empty() && n.target()[0] == '*';
+  if (const Value* shape = n.meta_value("shape"); shape && shape->kind() == ValueKind::Size) {
+    spec.has_shape = true;
+    for (const Value& d : shape->items()) {
+      if (d.kind() == ValueKind::Int) {
+        spec.dims.push_back(d.as_int());
+        spec.dim_names.emplace_back();
+      } else {  // a $node: a symbolic size, any length
+        spec.dims.push_back(-1);
+        spec.dim_names.push_back(d.is_node() ? d.as_node()->name() : "?");
+      }
+    }
+  }
+  if (const Value* dtype = n.meta_value("dtype"); dtype && dtype->kind() == ValueKind::Dtype) spec.dtype = dtype->as_str();
+  return spec;
+}
+
+}  // namespace
+
+void Interpreter::check_inputs(const std::vector<Object>& inputs) const {
+  for (size_t i = 0; i < input_specs_.size() && i < inputs.size(); ++i) {
+    const InputSpec& spec = input_specs_[i];
+    if (spec.varargs) return;  // takes the rest as a tuple; its meta describes no single input
+    if (!spec.says_anything()) continue;
+    const Object& x = inputs[i];
+    const std::string& name = spec.node->name();
+    if (!x.is_tensor())
+      throw FxError("input '" + name + "' expects " + spec.expected() + ", got " + x.describe(), name);
+    const Tensor& t = x.tensor();
+    bool ok = spec.dtype.empty() || spec.dtype == dtype_name(t.dtype());
+    if (spec.has_shape) {
+      ok = ok && spec.dims.size() == t.shape().size();
+      for (size_t d = 0; ok && d < spec.dims.size(); ++d) ok = spec.dims[d] < 0 || spec.dims[d] == t.shape()[d];
+    }
+    if (!ok) {
+      std::string got = std::string(dtype_name(t.dtype())) + " [";
+      for (size_t d = 0; d < t.shape().size(); ++d) got += (d ? ", " : "") + std::to_string(t.shape()[d]);
+      throw FxError("input '" + name + "' expects " + spec.expected() + ", got " + got + "]", name);
+    }
+  }
+}
+
 std::vector<const Node*> Interpreter::freed_after(const Node* node) const {
   auto it = slot_of_.find(node);
   if (it == slot_of_.end()) throw FxError("node is not in the interpreted graph");
@@ -160,6 +273,7 @@ std::vector<const Node*> Interpreter::freed_after(const Node* node) const {
 Object Interpreter::run_step(const Step& s, const std::vector<Object>& inputs, size_t& next_input,
                              const std::vector<Object>& env) const {
   const Node& n = *s.node;
+  if (s.alias >= 0) return env[static_cast<size_t>(s.alias)];
   switch (n.op()) {
     case Op::Placeholder:
       if (!n.target().empty() && n.target()[0] == '*') {  // *args: everything left

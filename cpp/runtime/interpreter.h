@@ -29,8 +29,11 @@ std::string format_unsupported(const std::vector<UnsupportedOp>& ops);
 
 class Interpreter {
  public:
-  // FxError listing every unsupported op (one message) if any node cannot run.
-  explicit Interpreter(const GraphModule& gm);
+  // FxError listing every unsupported op (one message) if any node cannot run. `fuse`: run the chains
+  // runtime/fusion.h finds as one step each (conv + folded BatchNorm + residual add + activation); the
+  // absorbed nodes then pass the chain's final value on, so a node hook or profile sees that value for
+  // them. Off for callers that look at every intermediate value.
+  explicit Interpreter(const GraphModule& gm, bool fuse = false);
   ~Interpreter();
   Interpreter(const Interpreter&) = delete;
   Interpreter& operator=(const Interpreter&) = delete;
@@ -43,6 +46,13 @@ class Interpreter {
   // Called after each node runs (and after the values it last used were released), with its result.
   using NodeHook = std::function<void(const Node&, const Object&)>;
   void set_node_hook(NodeHook hook) { hook_ = std::move(hook); }
+
+  // Checks inputs against what the placeholders' meta says they take (shape: a $size, a $node item
+  // matching any length; dtype: a $dtype), as far as it says anything: FxError naming the placeholder,
+  // "input 'l_a_' expects float32 [10], got float32 [3]". Separate from run() because shape propagation
+  // runs a graph on inputs of other shapes on purpose; Model::run calls it.
+  void check_inputs(const std::vector<Object>& inputs) const;
+  struct InputSpec;  // (defined in interpreter.cpp)
 
   const std::vector<const Node*>& placeholders() const { return placeholders_; }
   // The nodes whose values are released right after `node` runs.
@@ -59,6 +69,7 @@ class Interpreter {
   const GraphModule& gm_;
   std::vector<Step> steps_;
   std::vector<const Node*> placeholders_;
+  std::vector<InputSpec> input_specs_;  // one per placeholder, in order
   std::unordered_map<const Node*, size_t> slot_of_;  // node → its step and env slot
   NodeHook hook_;
 };

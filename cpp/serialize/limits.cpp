@@ -41,6 +41,13 @@ void check_json_depth(const std::string& text, const std::string& what) {
                   std::to_string(kMaxJsonDepth));
 }
 
+std::string clip(const std::string& s, size_t max) {
+  if (s.size() <= max) return s;
+  size_t cut = max;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // keep UTF-8 whole
+  return s.substr(0, cut) + "...";
+}
+
 void check_string_length(const std::string& s, const std::string& what, const std::string& node) {
   if (s.size() > kMaxStringBytes)
     throw FxError(what + ": string of " + std::to_string(s.size()) + " bytes exceeds the " +

@@ -22,6 +22,10 @@ size_t json_nesting_depth(const char* text, size_t size);
 // Throws FxError "<what>: JSON nests N levels deep; the limit is 64" when the text is too deep.
 void check_json_depth(const std::string& text, const std::string& what);
 
+// `s` cut to at most `max` bytes (with "..." when cut), for quoting file content in error messages: a
+// message never carries more than a few hundred bytes of the file, whatever it holds.
+std::string clip(const std::string& s, size_t max = 200);
+
 // Throws FxError "<what>: string of N bytes exceeds the 65536-byte limit" when s is too long.
 void check_string_length(const std::string& s, const std::string& what, const std::string& node = {});
 

@@ -4,6 +4,7 @@
 #include <unordered_set>
 
 #include "serialize/limits.h"
+#include "serialize/pytree_json.h"
 #include "serialize/safetensors.h"
 #include "serialize/value_json.h"
 #include "support/error.h"
@@ -40,7 +41,7 @@ TensorKind parse_kind(const std::string& name, const std::string& kind, bool* is
     *is_reference = true;
     return TensorKind::Constant;
   }
-  bad("program.tensors['" + name + "'] is '" + kind + "'; expected parameter, buffer, constant or reference");
+  bad("program.tensors['" + name + "'] is '" + fxw::clip(kind) + "'; expected parameter, buffer, constant or reference");
 }
 
 void read_producer(const Json& program, GraphModule& gm) {
@@ -91,7 +92,7 @@ void read_tensors(const Json& program, const fxw::Container& c, GraphModule& gm,
   for (const fxw::TensorEntry& e : c.tensors) entries[e.name] = &e;
   if (kinds) {
     for (auto it = kinds->begin(); it != kinds->end(); ++it)
-      if (!entries.count(it.key())) bad("program.tensors lists '" + it.key() + "', which is not in the header");
+      if (!entries.count(it.key())) bad("program.tensors lists '" + fxw::clip(it.key()) + "', which is not in the header");
   }
   for (const fxw::TensorEntry& e : c.tensors) {
     const Json* kind = kinds ? member(*kinds, e.name.c_str()) : nullptr;
@@ -239,7 +240,7 @@ std::unique_ptr<GraphModule> read_fxw(const uint8_t* data, size_t size) {
   try {
     program = Json::parse(c.program);
   } catch (const Json::exception& e) {
-    bad(std::string("program is not valid JSON (") + e.what() + ")");
+    bad("program is not valid JSON (" + fxw::clip(e.what(), 300) + ")");
   }
   if (!program.is_object()) bad("program must be a JSON object");
 
@@ -250,6 +251,7 @@ std::unique_ptr<GraphModule> read_fxw(const uint8_t* data, size_t size) {
   read_tensors(program, c, *gm, reference_tensors);
   read_nodes(program, *gm);
   read_reference(program, *gm, reference_tensors);
+  read_pytree(program, *gm);
   return gm;
 }
 

@@ -1,5 +1,6 @@
 #include "serialize/safetensors.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -31,7 +32,7 @@ bool is_pad(const std::string& name) { return name.rfind("__pad__.", 0) == 0; }
 uint64_t non_negative(const Json& j, const std::string& what) {
   if (j.is_number_unsigned()) return j.get<uint64_t>();
   if (j.is_number_integer() && j.get<int64_t>() >= 0) return static_cast<uint64_t>(j.get<int64_t>());
-  bad(what + " must be a non-negative integer, found " + j.dump());
+  bad(what + " must be a non-negative integer, found " + clip(j.dump(-1, ' ', false, Json::error_handler_t::replace)));
 }
 
 TensorEntry parse_entry(const std::string& name, const Json& info, size_t data_size) {
@@ -86,6 +87,23 @@ TensorEntry parse_entry(const std::string& name, const Json& info, size_t data_s
   return e;
 }
 
+// Tensors may come in any order, but no two may share bytes (as in safetensors): otherwise a small file
+// could name the same megabytes thousands of times and make the reader copy them all.
+void check_no_overlap(std::vector<const TensorEntry*> entries) {
+  std::sort(entries.begin(), entries.end(), [](const TensorEntry* a, const TensorEntry* b) {
+    return a->begin != b->begin ? a->begin < b->begin : a->end < b->end;
+  });
+  const TensorEntry* last = nullptr;  // the non-empty tensor reaching furthest so far
+  for (const TensorEntry* e : entries) {
+    if (e->begin == e->end) continue;  // an empty tensor holds no bytes
+    if (last && e->begin < last->end)
+      bad("tensor '" + e->name + "': data_offsets [" + std::to_string(e->begin) + ", " + std::to_string(e->end) +
+          "] overlap those of tensor '" + last->name + "' [" + std::to_string(last->begin) + ", " +
+          std::to_string(last->end) + "]");
+    if (!last || e->end > last->end) last = e;
+  }
+}
+
 }  // namespace
 
 Container parse_container(const uint8_t* bytes, size_t size) {
@@ -102,7 +120,7 @@ Container parse_container(const uint8_t* bytes, size_t size) {
   try {
     header = Json::parse(text);
   } catch (const Json::exception& e) {
-    bad(std::string("header is not valid JSON (") + e.what() + ")");
+    bad("header is not valid JSON (" + clip(e.what(), 300) + ")");
   }
   if (!header.is_object()) bad("header must be a JSON object");
 
@@ -123,12 +141,17 @@ Container parse_container(const uint8_t* bytes, size_t size) {
   if (version != "1") bad("format_version '" + version + "' is not supported (this reader reads version 1)");
   c.program = meta_string("program");
 
+  std::vector<TensorEntry> pads;
   for (auto it = header.begin(); it != header.end(); ++it) {
     if (it.key() == "__metadata__") continue;
     check_string_length(it.key(), "fxwasm file: tensor name");
     TensorEntry e = parse_entry(it.key(), it.value(), c.data_size);
-    if (!is_pad(e.name)) c.tensors.push_back(std::move(e));
+    (is_pad(e.name) ? pads : c.tensors).push_back(std::move(e));
   }
+  std::vector<const TensorEntry*> all;
+  for (const auto* list : {&c.tensors, &pads})
+    for (const TensorEntry& e : *list) all.push_back(&e);
+  check_no_overlap(std::move(all));
   return c;
 }
 

@@ -42,7 +42,9 @@ const std::set<std::string>& known_layouts() {
 std::string json_kind(const Json& j) {
   if (j.is_object()) {
     std::string keys;
-    for (auto it = j.begin(); it != j.end(); ++it) keys += (keys.empty() ? "" : ", ") + ("'" + it.key() + "'");
+    for (auto it = j.begin(); it != j.end() && keys.size() < 200; ++it)
+      keys += (keys.empty() ? "" : ", ") + ("'" + fxw::clip(it.key(), 64) + "'");
+    if (keys.size() >= 200) keys += ", ...";
     return "an object with keys [" + keys + "]";
   }
   return std::string("a JSON ") + j.type_name();

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "serialize/limits.h"
+#include "serialize/pytree_json.h"
 #include "serialize/safetensors.h"
 #include "support/error.h"
 
@@ -96,6 +97,7 @@ Json program_to_json(const GraphModule& gm, std::vector<std::pair<std::string, T
   } else {
     program["tensors"] = std::move(tensors);
   }
+  if (Json tree = pytree_to_json(gm); !tree.is_null()) program["pytree"] = std::move(tree);
   return program;
 }
 

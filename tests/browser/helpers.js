@@ -99,3 +99,30 @@ export async function waitForError(page, timeout = 60000) {
   await waitReady(page, timeout);
   return error.textContent();
 }
+
+export const byTestId = (page, id) => page.locator(`[data-testid="${id}"]`);
+
+/** The table's rows as arrays of cell texts (print_tabular's five columns, then shape and dtype). */
+export function tableCells(page) {
+  return page.$$eval('[data-testid="tabular"] tbody tr', (rows) =>
+    rows.map((tr) => Array.from(tr.cells, (td) => td.textContent)));
+}
+
+/** Drops a file on the page as a drag-and-drop from the desktop would (dragenter, dragover, drop). */
+export async function dropFile(page, name, bytes) {
+  await page.evaluate(({ name, b64 }) => {
+    const data = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const dt = new DataTransfer();
+    dt.items.add(new File([data], name, { type: 'application/octet-stream' }));
+    const target = document.querySelector('main');
+    for (const type of ['dragenter', 'dragover', 'drop']) {
+      target.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }
+  }, { name, b64: Buffer.from(bytes).toString('base64') });
+}
+
+/** Opens `?model=NAME` and waits for its table. */
+export async function openExample(page, url, name) {
+  await page.goto(`${url}?model=${encodeURIComponent(name)}`);
+  return waitFor(page, 'rows', 1);
+}

@@ -3,9 +3,12 @@
 import { describe, expect, test } from '@jest/globals';
 import { parseTabular } from '../../web/playground/lib/tabular.js';
 import { reprArg } from '../../web/playground/lib/repr.js';
-import { flattenOutputs, tensorStats } from '../../web/playground/lib/outputs.js';
+import { flattenOutputs, tensorStats, topK } from '../../web/playground/lib/outputs.js';
+import { metaShapes, profileShapes } from '../../web/playground/lib/tabular.js';
+import { profileRows, sortRows } from '../../web/playground/lib/profile.js';
+import { diffRows } from '../../web/playground/lib/passes.js';
 import { float16ToNumber, numberToFloat16, bfloat16ToNumber, numberToBfloat16 } from '../../web/playground/lib/half.js';
-import { inputSpecs, randomData } from '../../web/playground/lib/inputs.js';
+import { inputSpecs, randomData, seededRandom } from '../../web/playground/lib/inputs.js';
 
 const TABLE = `opcode         name    target            args         kwargs
 -------------  ------  ----------------  -----------  ---------------
@@ -99,5 +102,68 @@ describe('inputs', () => {
     expect(randomData('int64', 5)).toBeInstanceOf(BigInt64Array);
     expect(Array.from(randomData('bool', 50)).every((x) => x === 0 || x === 1)).toBe(true);
     expect(randomData('float16', 3)).toBeInstanceOf(Uint16Array);
+  });
+
+  test('a seed makes random inputs reproducible', () => {
+    const a = randomData('float32', 8, seededRandom(3));
+    expect(Array.from(randomData('float32', 8, seededRandom(3)))).toEqual(Array.from(a));
+    expect(Array.from(randomData('float32', 8, seededRandom(4)))).not.toEqual(Array.from(a));
+    const r = seededRandom(0);
+    for (let i = 0; i < 100; i++) {
+      const x = r();
+      expect(x >= 0 && x < 1).toBe(true);
+    }
+  });
+});
+
+describe('top-k', () => {
+  test('softmax of row 0 of an [N, K] float output, most likely first', () => {
+    const top = topK({ data: new Float32Array([2, 4, 6, 8, 0, 0, 0, 0]), shape: [2, 4], dtype: 'float32' }, 2);
+    expect(top.map((t) => t.cls)).toEqual([3, 2]);
+    expect(top[0].p).toBeCloseTo(0.86495, 4);
+    expect(topK({ data: new Float32Array(4), shape: [4], dtype: 'float32' })).toBeNull();
+    expect(topK({ data: new BigInt64Array(4), shape: [1, 4], dtype: 'int64' })).toBeNull();
+  });
+});
+
+describe('shapes for the table', () => {
+  test('from meta (one tensor or a tuple) and from a profile', () => {
+    const nodes = [
+      { name: 'a', meta: { shape: { $size: [2, 3] }, dtype: { $dtype: 'float32' } } },
+      { name: 'out', meta: { shape: [{ $size: [] }, { $size: [4] }], dtype: [{ $dtype: 'bool' }, { $dtype: 'float32' }] } },
+      { name: 'n', meta: {} },
+    ];
+    expect(metaShapes(nodes)).toEqual({
+      a: { shape: '[2, 3]', dtype: 'float32' },
+      out: { shape: '([], [4])', dtype: '(bool, float32)' },
+    });
+    expect(profileShapes([{ name: 'x', shape: [1, 2], dtype: 'int64' }, { name: 'o' }])).toEqual({ x: { shape: '[1, 2]', dtype: 'int64' } });
+  });
+});
+
+describe('profile', () => {
+  const profile = [
+    { op: 'placeholder', name: 'x', target: 'x', shape: [2], dtype: 'float32', ms: 0.5 },
+    { op: 'call_function', name: 'add', target: 'operator.add', shape: [2], dtype: 'float32', ms: 1.5 },
+    { op: 'output', name: 'output', target: 'output', ms: 0 },
+  ];
+  test('shares add up, sorting by any column keeps graph order for ties', () => {
+    const rows = profileRows(profile);
+    expect(rows.map((r) => r.share)).toEqual([0.25, 0.75, 0]);
+    expect(rows[0].shape).toBe('[2]');
+    expect(sortRows(rows, 'ms', true).map((r) => r.name)).toEqual(['add', 'x', 'output']);
+    expect(sortRows(rows, 'name', false).map((r) => r.name)).toEqual(['add', 'output', 'x']);
+    expect(sortRows(rows, 'dtype', false).map((r) => r.name)).toEqual(['output', 'x', 'add']);
+  });
+});
+
+describe('pass comparison', () => {
+  test('removed, added and changed rows by node name', () => {
+    const before = [['placeholder', 'x'], ['call_function', 'neg', 'torch.neg'], ['call_function', 'add', 'operator.add', '(x, w)']];
+    const after = [['placeholder', 'x'], ['get_attr', 'c'], ['call_function', 'add', 'operator.add', '(x, c)']];
+    const d = diffRows(before, after);
+    expect([...d.removed]).toEqual(['neg']);
+    expect([...d.added]).toEqual(['c']);
+    expect([...d.changed]).toEqual(['add']);
   });
 });

@@ -1,6 +1,6 @@
 // The playground in Chromium: examples list, ?model=, the tabular view, code, Run and error handling.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { newPage, screenshot, startPlayground, waitFor, waitForError, waitReady } from './helpers.js';
+import { newPage, screenshot, startPlayground, tableCells as allCells, waitFor, waitForError, waitReady } from './helpers.js';
 
 // Dynamo's toy_example graph (examples/seed/toy_example.fxw) as print_tabular shows it, with targets as
 // canonical qualified names.
@@ -25,9 +25,9 @@ afterAll(async () => {
 
 const byTestId = (page, id) => page.locator(`[data-testid="${id}"]`);
 
-function tableCells(page) {
-  return page.$$eval('[data-testid="tabular"] tbody tr', (rows) =>
-    rows.map((tr) => Array.from(tr.cells, (td) => td.textContent)));
+// print_tabular's five columns of each row (the page adds output shape and dtype after them).
+async function tableCells(page) {
+  return (await allCells(page)).map((r) => r.slice(0, 5));
 }
 
 function outputCards(page) {
@@ -66,8 +66,13 @@ describe('playground', () => {
     await openToy(page);
     const head = await page.$$eval('[data-testid="tabular"] thead tr', (rows) =>
       rows.map((tr) => Array.from(tr.cells, (c) => c.textContent)));
-    expect(head).toEqual([['opcode', 'name', 'target', 'args', 'kwargs']]);
+    expect(head).toEqual([['opcode', 'name', 'target', 'args', 'kwargs', 'shape', 'dtype']]);
     expect(await tableCells(page)).toEqual(TOY_TABLE);
+    // Output shape and dtype come from the exporter's meta: known before any run.
+    const cells = await allCells(page);
+    expect(cells[2].slice(5)).toEqual(['[10]', 'float32']);
+    expect(cells[6].slice(5)).toEqual(['[]', 'bool']);
+    expect(cells[7].slice(5)).toEqual(['([], [10])', '(bool, float32)']);
     expect(await byTestId(page, 'model-select').inputValue()).toBe('toy_example');
 
     const code = byTestId(page, 'code');

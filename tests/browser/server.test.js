@@ -88,6 +88,18 @@ describe('playground server', () => {
     expect(head.body.length).toBe(0);
   });
 
+  test('serves the layout library from node_modules under /vendor/, and only the files it maps', async () => {
+    const res = await rawGet('/vendor/dagre.js');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/javascript/);
+    expectIsolation(res.headers);
+    expect(res.body.toString()).toMatch(/export\s*\{[^}]*layout/);
+    for (const p of ['/vendor/', '/vendor/dagre', '/vendor/../package.json', '/vendor/%2e%2e/package.json',
+      '/vendor/@dagrejs/dagre/package.json', '/vendor/constructor', '/vendor/__proto__']) {
+      expect([403, 404]).toContain((await rawGet(p)).status);
+    }
+  });
+
   test('refuses paths outside the served folders', async () => {
     for (const p of [
       '/../package.json',

@@ -480,6 +480,89 @@ def dynamo_module():
     return dynamo_graphs(DynamoNet().eval(), torch.randn(3, 8))
 
 
+# Graphs whose CodeGen is torch's _PyTreeCodeGen (docs/format.md §2 `pytree`): the golden also holds the
+# structure, as the exporter stores it.
+
+
+class ArgsKwargsNet(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(4, 4)
+
+    def forward(self, x, pair, *, scale, bias=None):
+        h = self.fc(x) * scale + pair[0]
+        return {"out": h + bias, "aux": (pair[1].relu(), [h.sum()])}
+
+
+def export_module(model, args, kwargs=None):
+    gm = torch.export.export(model, args, kwargs).module()
+    # torch.export adds a call to a guard-checking submodule; the exporter drops it (python/fxwasm/save.py)
+    for node in list(gm.graph.nodes):
+        if node.op == "call_module" and node.target == "_guards_fn" and not node.users:
+            gm.graph.erase_node(node)
+    gm.recompile()
+    return gm
+
+
+@golden
+def export_args_kwargs():
+    x, p0, p1, s, b = (torch.randn(2, 4) for _ in range(5))
+    return export_module(ArgsKwargsNet().eval(), (x, (p0, p1)), {"bias": b, "scale": s})
+
+
+class SingleOut(torch.nn.Module):
+    def forward(self, x, y):
+        return torch.sin(x) + y
+
+
+@golden
+def export_single_output():
+    return export_module(SingleOut(), (torch.randn(3), torch.randn(3)))
+
+
+class NoInput(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("c", torch.ones(2))
+
+    def forward(self):
+        return [self.c * 2]
+
+
+@golden
+def export_no_inputs():
+    return export_module(NoInput(), ())
+
+
+def _concrete(x: torch.Tensor, flag, opts):
+    return x * opts["k"] if flag else x
+
+
+@golden
+def symbolic_trace_concrete_args():
+    # concrete_args gives symbolic_trace a _PyTreeCodeGen too: an input spec of plain args (not (args,
+    # kwargs)), an output spec that is a leaf, and an annotated placeholder (its own line before the
+    # flatten call).
+    return fx.symbolic_trace(_concrete, concrete_args={"flag": True, "opts": {"k": fx.PH}})
+
+
+def pytree_structure(graph):
+    """The `pytree` field of docs/format.md §2 in this file's tagged encoding, or None."""
+    import torch.utils._pytree as pytree
+    info = getattr(graph._codegen, "pytree_info", None)
+    if info is None:
+        return None
+    out = {"orig_args": list(info.orig_args)}
+    if info.in_spec is not None:
+        placeholders = [n for n in graph.nodes if n.op == "placeholder"]
+        out["inputs"] = encode(pytree.tree_unflatten(placeholders, info.in_spec))
+    if info.out_spec is not None:
+        flat = list(graph.nodes)[-1].args[0]
+        flat = list(flat) if isinstance(flat, (tuple, list)) else [flat]
+        out["outputs"] = encode(pytree.tree_unflatten(flat, info.out_spec))
+    return out
+
+
 # ----------------------------------------------------------------------------------------------------
 
 
@@ -499,6 +582,9 @@ def write(name, gm):
         "tabular": tabular_text(graph),
         "code": code,
     }
+    structure = pytree_structure(graph)
+    if structure is not None:
+        doc["pytree"] = structure
     with open(os.path.join(OUT_DIR, name + ".json"), "w", encoding="utf-8") as f:
         json.dump(doc, f, indent=1, ensure_ascii=False)
         f.write("\n")

@@ -137,7 +137,10 @@ test('unknown op and wrong input shape name the node', () => {
   expectCleanError(cli('check', unknown), /no_such_op/);
   const wrong = write('wrong.npy', fxwasm.writeNpy(fxwasm.tensor(new Float32Array(2), [2])));
   const model = write('addw.fxw', addWeightFxw());
-  expectCleanError(cli('run', model, '--input', `x=${wrong}`), /addw\.fxw: node 'add': .*size/);
+  expectCleanError(cli('run', model, '--input', `x=${wrong}`),
+    /addw\.fxw: node 'x': input 'x' expects float32 \[3\], got float32 \[2\]/);
+  const noMeta = write('addw_nometa.fxw', addWeightFxw({ meta: false }));
+  expectCleanError(cli('run', noMeta, '--input', `x=${wrong}`), /addw_nometa\.fxw: node 'add': .*size/);
   expectCleanError(cli('run', model), /input 'x' not given/);
   expect(cli('run', model, '--random').code).toBe(0);
 });

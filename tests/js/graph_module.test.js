@@ -158,7 +158,7 @@ test('unknown op: reported by info, run throws FxError naming the node', async (
 });
 
 test('a failing node is named in FxError.node', async () => {
-  const m = await fxwasm.load(addWeightFxw());
+  const m = await fxwasm.load(addWeightFxw({ meta: false }));  // no meta: the input reaches the add
   try {
     const err = await m.run([f32([1, 2])]).catch((e) => e);
     expect(err).toBeInstanceOf(fxwasm.FxError);

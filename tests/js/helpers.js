@@ -72,13 +72,16 @@ export function reluFxw({ target = 'torch.relu', expected = [0, 2] } = {}) {
   return makeFxw(program, tensors);
 }
 
-/** x → x + w with a parameter w of shape [3]: an input of another length cannot broadcast. */
-export function addWeightFxw() {
+/**
+ * x → x + w with a parameter w of shape [3]: an input of another length cannot broadcast. With meta (x's
+ * shape and dtype), run() rejects such an input at the placeholder; without, the add fails.
+ */
+export function addWeightFxw({ meta = true } = {}) {
   const program = {
     producer: { torch: '2.15.0', exporter: '0.1.0', tracer: 'graph' },
     nodes: [
       { op: 'placeholder', name: 'x', target: 'x', args: [], kwargs: {},
-        meta: { shape: { $size: [3] }, dtype: { $dtype: 'float32' } } },
+        meta: meta ? { shape: { $size: [3] }, dtype: { $dtype: 'float32' } } : {} },
       { op: 'get_attr', name: 'w', target: 'w', args: [], kwargs: {} },
       { op: 'call_function', name: 'add', target: 'operator.add', args: [{ $node: 'x' }, { $node: 'w' }], kwargs: {} },
       { op: 'output', name: 'output', target: 'output', args: [{ $node: 'add' }], kwargs: {} },

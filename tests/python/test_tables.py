@@ -10,7 +10,6 @@ import subprocess
 import pytest
 
 from corpus_graphs import ENTRIES, ROOT, SMALL, print_tabular, torch_graph
-from fxwasm import reader
 
 CLI = os.path.join(ROOT, "web", "bin", "fxwasm.js")
 WASM = os.path.join(ROOT, "web", "dist", "fxwasm.wasm")
@@ -24,30 +23,13 @@ def fxwasm_cli(*args):
     return proc.stdout
 
 
-def code_gaps(path):
-    """What the file holds that FX's code generation prints but (if the CLI's output differs) the C++
-    code generator does not print yet: docs/format.md's `pytree` and `is_wrapped`."""
-    f = reader.read(path)
-    gaps = []
-    if f.pytree is not None:
-        gaps.append("pytree in/out specs (fx_pytree.tree_flatten_spec / pytree.tree_unflatten lines)")
-    if any(n["meta"].get("is_wrapped") for n in f.nodes):
-        gaps.append("torch.fx._symbolic_trace.wrap(...) lines for is_wrapped nodes")
-    return gaps
-
-
 def check_table(path, entry):
     assert fxwasm_cli("table", path) == print_tabular(torch_graph(entry))
 
 
 def check_code(path, entry):
     want = torch_graph(entry).code + "\n"  # the CLI prints the code as print(gm.code) would
-    got = fxwasm_cli("code", path)
-    if got != want:
-        gaps = code_gaps(path)
-        if gaps:
-            pytest.xfail("fxwasm code does not print " + "; ".join(gaps))
-    assert got == want
+    assert fxwasm_cli("code", path) == want
 
 
 CASES = [(e, False) for e in ENTRIES] + [(e, True) for e in SMALL]

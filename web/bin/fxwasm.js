@@ -2,9 +2,17 @@
 // fxwasm command line (CONTRACT.md): table, code, info, run, check, bench.
 // Any failure prints `fxwasm: error: …` lines on stderr and exits 2 — never a stack trace or wasm text
 // (set FXWASM_DEBUG=1 to see the stack of an unexpected error).
+import fs from 'node:fs';
 import { Command, InvalidArgumentError, CommanderError } from 'commander';
 import { FxError } from '../src/index.js';
 import * as commands from './lib/commands.js';
+
+const { version } = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+const EXIT_CODES = `
+Exit codes: 0 success; 1 check found a mismatch; 2 bad input (missing, truncated or malformed file,
+unknown op, wrong input shape, bad option); 3 check: the file stores no reference.
+A progress line appears on stderr for long loads and runs when stderr is a terminal
+(FXWASM_PROGRESS=never turns it off).`;
 
 function number(name, { integer = false, min = 0 } = {}) {
   return (text) => {
@@ -21,6 +29,8 @@ const collect = (value, previous) => previous.concat([value]);
 function program() {
   const p = new Command('fxwasm')
     .description('Inspect, run and check PyTorch FX graphs (.fxw files) in WebAssembly')
+    .version(version, '-V, --version')
+    .addHelpText('after', EXIT_CODES)
     .exitOverride()
     .configureOutput({ outputError: () => {} })
     .showHelpAfterError(false);
@@ -29,9 +39,11 @@ function program() {
     .option('--random', 'random inputs for those not given, from the shapes recorded in the file');
 
   p.command('table').argument('<file>', '.fxw file').description('print the graph as torch.fx print_tabular')
-    .action(async (file) => { process.exitCode = await commands.tableCommand(file); });
+    .option('--json', 'print JSON: the nodes (opcode, name, target, args, kwargs) and the table text')
+    .action(async (file, opts) => { process.exitCode = await commands.tableCommand(file, opts); });
   p.command('code').argument('<file>', '.fxw file').description('print the Python code of forward')
-    .action(async (file) => { process.exitCode = await commands.codeCommand(file); });
+    .option('--json', 'print JSON: {"code": …}')
+    .action(async (file, opts) => { process.exitCode = await commands.codeCommand(file, opts); });
   p.command('info').argument('<file>', '.fxw file').description('format, producer, counts, inputs/outputs, parameters')
     .option('--json', 'print JSON')
     .action(async (file, opts) => { process.exitCode = await commands.infoCommand(file, opts); });

@@ -1,37 +1,62 @@
-// fxwasm playground: open a bundled example or a .fxw file, show its graph (table + code), run it
-// with random inputs and show the outputs. State lives in one object; each panel has its own render
-// module in lib/, so new panels (graph view, profile, editing) plug in beside the existing ones.
+// fxwasm playground: open a bundled example, a .fxw file (picker or drag-and-drop) or a URL; look at
+// its summary, table, drawing and code; run it on chosen inputs (seeded random, .npy, an image, the
+// digits drawing) and see outputs and a per-node profile; apply graph passes and download the result.
+// State lives in one object here; each panel renders through its own module in lib/.
 import { fetchExamples, renderExampleSelect, modelFromUrl, setModelInUrl } from './lib/examples.js';
-import { tabularRows, renderTabular } from './lib/tabular.js';
+import { tabularRows, renderTabular, metaShapes, profileShapes, updateTabularShapes, selectInTable } from './lib/tabular.js';
+import { graphModel, renderGraph, selectInGraph, clearGraph } from './lib/graph.js';
 import { inputSpecs, makeInputs } from './lib/inputs.js';
-import { renderOutputs } from './lib/outputs.js';
+import { renderInputsEditor, isDigitsSpec } from './lib/inputs-panel.js';
+import { renderDigitsPanel } from './lib/digits.js';
+import { renderOutputs, flattenOutputs } from './lib/outputs.js';
+import { renderProfile, clearProfile } from './lib/profile.js';
+import { renderPassesPanel, downloadBytes } from './lib/passes.js';
 import { renderInfo, formatBytes } from './lib/info.js';
+import { installDropTarget } from './lib/drop.js';
 
 const $ = (id) => document.getElementById(id);
 const ui = {
   select: $('model-select'),
   file: $('file-input'),
+  urlForm: $('url-form'),
+  url: $('url-input'),
+  urlOpen: $('url-open'),
   run: $('run-button'),
   status: $('status'),
   progress: $('progress'),
   error: $('error'),
+  drop: $('drop-overlay'),
   modelName: $('model-name'),
   empty: $('empty-note'),
   info: $('info'),
   tabular: $('tabular'),
+  graph: $('graph'),
+  selection: $('selection-note'),
   code: $('code'),
+  inputs: $('inputs'),
+  digits: $('digits-panel'),
   inputsNote: $('inputs-note'),
   outputs: $('outputs'),
+  profile: $('profile'),
+  passes: $('passes'),
 };
 
 const state = {
-  fxwasm: null,   // the package, once imported
+  fxwasm: null,    // the package, once imported
   examples: [],
-  gm: null,       // the open GraphModule
-  nodes: [],      // its graph's nodes, read once per load
+  gm: null,        // the open GraphModule
+  label: '',       // its name (example name or file name)
+  nodes: [],       // its graph's nodes, re-read after every edit
+  rows: [],        // print_tabular rows of those nodes
   info: null,
+  runShapes: {},   // output shapes/dtypes seen in the last run's profile
+  selected: null,  // the selected node's name
+  editor: null,    // the inputs editor
+  digits: null,    // the digits panel, when the model takes [N, 1, 8, 8]
+  digitsInput: null,
+  runAgain: false, // a drawing arrived while a run was going
   busy: false,
-  loadToken: 0,   // a newer load supersedes an older one still in flight
+  loadToken: 0,    // a newer load supersedes an older one still in flight
 };
 
 // ---- status and errors -------------------------------------------------------------------------
@@ -40,9 +65,12 @@ function setBusy(text) {
   state.busy = Boolean(text);
   ui.status.textContent = text || 'ready';
   document.body.classList.toggle('busy', state.busy);
-  ui.select.disabled = state.busy || !state.fxwasm;
-  ui.file.disabled = state.busy || !state.fxwasm;
+  const noPackage = state.busy || !state.fxwasm;
+  ui.select.disabled = noPackage;
+  ui.file.disabled = noPackage;
+  ui.urlOpen.disabled = noPackage;
   ui.run.disabled = state.busy || !state.gm;
+  passesPanel.setEnabled(!state.busy && Boolean(state.gm));
   if (!state.busy) ui.progress.hidden = true;
 }
 
@@ -67,8 +95,22 @@ function onProgress(p) {
   // The package reports {loaded, total} (total may be unknown) or a fraction in [0, 1].
   const fraction = typeof p === 'number' ? p : p && p.total ? p.loaded / p.total : null;
   ui.progress.hidden = false;
+  ui.progress.dataset.seen = 'true'; // lets a test see that progress was reported
   if (fraction === null || !Number.isFinite(fraction)) ui.progress.removeAttribute('value');
   else ui.progress.value = Math.min(1, Math.max(0, fraction));
+}
+
+// ---- selection, kept in step between the table, the drawing and the profile ---------------------
+
+function select(name) {
+  state.selected = name;
+  selectInTable(ui.tabular, name);
+  selectInGraph(ui.graph, name);
+  for (const tr of ui.profile.querySelectorAll('tr.selected')) tr.classList.remove('selected');
+  if (name) ui.profile.querySelector(`tr[data-node="${CSS.escape(name)}"]`)?.classList.add('selected');
+  const node = state.nodes.find((n) => n.name === name);
+  ui.selection.textContent = node ? `selected: ${node.name} (${node.op} ${node.target})` : '';
+  ui.selection.dataset.node = node ? node.name : '';
 }
 
 // ---- model lifecycle ---------------------------------------------------------------------------
@@ -81,25 +123,64 @@ function closeModel() {
       /* already disposed */
     }
   }
-  state.gm = null;
-  state.nodes = [];
-  state.info = null;
+  Object.assign(state, { gm: null, label: '', nodes: [], rows: [], info: null, runShapes: {}, selected: null,
+    editor: null, digits: null, digitsInput: null, runAgain: false });
   ui.modelName.textContent = '';
   ui.empty.hidden = false;
   ui.info.replaceChildren();
   ui.tabular.tBodies[0].replaceChildren();
+  clearGraph(ui.graph);
+  ui.selection.textContent = '';
   ui.code.textContent = '';
+  ui.inputs.replaceChildren();
+  ui.digits.replaceChildren();
+  ui.digits.hidden = true;
   ui.inputsNote.textContent = '';
   ui.outputs.replaceChildren();
+  clearProfile(ui.profile);
+  passesPanel.reset();
 }
 
-function showModel(label, bytes) {
+/** Re-reads the graph from the core and redraws every view of it (after a load or a pass). */
+async function refreshViews(bytes) {
   const { gm } = state;
-  ui.modelName.textContent = label;
+  state.nodes = Array.from(gm.graph.nodes);
+  state.rows = tabularRows(gm, state.nodes);
+  try {
+    state.info = gm.info();
+  } catch {
+    state.info = null; // the summary is a nicety; the graph is what matters
+  }
+  ui.modelName.textContent = state.label;
   ui.empty.hidden = true;
-  renderInfo(ui.info, state.info, bytes !== undefined ? { file: `${label} (${formatBytes(bytes)})` } : {});
-  renderTabular(ui.tabular, tabularRows(gm, state.nodes));
+  renderInfo(ui.info, state.info, bytes !== undefined ? { file: `${state.label} (${formatBytes(bytes)})` } : {});
+  renderTabular(ui.tabular, state.rows, { ...state.runShapes, ...metaShapes(state.nodes) }, select);
   ui.code.textContent = gm.code.replace(/^\n+/, ''); // FX's code starts with blank lines
+  try {
+    await renderGraph(ui.graph, graphModel(state.nodes), select);
+  } catch (err) {
+    clearGraph(ui.graph);
+    showError('could not draw the graph', err);
+  }
+  if (state.selected && !state.nodes.some((n) => n.name === state.selected)) state.selected = null;
+  select(state.selected);
+}
+
+function setUpInputs() {
+  const { gm, fxwasm } = state;
+  const specs = inputSpecs(gm, state.nodes, state.info);
+  state.editor = renderInputsEditor(ui.inputs, {
+    fxwasm, gm, specs, onError: (context, err) => showError(context, err),
+  });
+  const digitsSpec = specs.find(isDigitsSpec);
+  ui.digits.hidden = !digitsSpec;
+  if (digitsSpec) {
+    state.digits = renderDigitsPanel(ui.digits, fxwasm, digitsSpec.shape[0], (tensor) => {
+      state.editor.useDrawing(digitsSpec.name, tensor);
+      state.digitsInput = digitsSpec.name;
+      runModel();
+    });
+  }
 }
 
 /**
@@ -110,6 +191,8 @@ async function openModel(source, label, bytes) {
   const token = ++state.loadToken;
   clearError();
   closeModel();
+  ui.progress.value = 0;
+  delete ui.progress.dataset.seen;
   setBusy('loading…');
   try {
     const gm = await state.fxwasm.load(source, { onProgress });
@@ -118,13 +201,9 @@ async function openModel(source, label, bytes) {
       return false;
     }
     state.gm = gm;
-    state.nodes = Array.from(gm.graph.nodes);
-    try {
-      state.info = gm.info();
-    } catch {
-      state.info = null; // the summary is a nicety; the graph is what matters
-    }
-    showModel(label, bytes);
+    state.label = label;
+    await refreshViews(bytes);
+    setUpInputs();
     return true;
   } catch (err) {
     if (token === state.loadToken) {
@@ -159,25 +238,92 @@ async function openFile(file) {
   await opened;
 }
 
+async function openUrl(text) {
+  let url;
+  try {
+    url = new URL(text.trim(), window.location.href);
+  } catch {
+    showError('could not open', new Error(`'${text}' is not a URL`));
+    return;
+  }
+  ui.select.value = '';
+  setModelInUrl(null);
+  const label = decodeURIComponent(url.pathname.split('/').pop() || url.host);
+  await openModel(url.href, label);
+}
+
+// ---- run ---------------------------------------------------------------------------------------
+
 async function runModel() {
   const { gm, fxwasm } = state;
-  if (!gm || state.busy) return;
+  if (!gm) return;
+  if (state.busy) {
+    state.runAgain = true; // e.g. a stroke finished while the previous one was being recognised
+    return;
+  }
   clearError();
-  ui.outputs.replaceChildren();
   setBusy('running…');
   try {
     const specs = inputSpecs(gm, state.nodes, state.info);
-    const { inputs, note } = makeInputs(fxwasm, specs);
+    const { inputs, note } = makeInputs(fxwasm, specs, { seed: state.editor.seed(), given: state.editor.given() });
     ui.inputsNote.textContent = note;
     const t0 = performance.now();
-    const result = await gm.run(inputs);
-    renderOutputs(ui.outputs, result, performance.now() - t0);
+    const { outputs, profile } = await gm.run(inputs, { profile: true });
+    const ms = performance.now() - t0;
+    renderOutputs(ui.outputs, outputs, ms);
+    renderProfile(ui.profile, profile, select);
+    state.runShapes = profileShapes(profile);
+    updateTabularShapes(ui.tabular, state.runShapes);
+    select(state.selected);
+    const first = flattenOutputs(outputs)[0]?.value;
+    if (state.digits && state.digitsInput && state.editor.given()[state.digitsInput] && first?.data) {
+      state.digits.showPrediction(first);
+    }
   } catch (err) {
+    ui.outputs.replaceChildren();
     showError('run failed', err);
   } finally {
     setBusy(null);
   }
+  if (state.runAgain) {
+    state.runAgain = false;
+    await runModel();
+  }
 }
+
+// ---- transform ---------------------------------------------------------------------------------
+
+async function applyPass(name) {
+  const { gm } = state;
+  if (!gm || state.busy) return;
+  clearError();
+  setBusy(`applying ${name}…`);
+  try {
+    const before = state.rows;
+    const changed = gm.applyPass(name);
+    if (changed) state.runShapes = {};
+    await refreshViews();
+    passesPanel.showResult({ name, changed, before, after: state.rows });
+  } catch (err) {
+    showError(`pass ${name} failed`, err);
+    await refreshViews().catch(() => {});
+  } finally {
+    setBusy(null);
+  }
+}
+
+function downloadModel() {
+  const { gm, fxwasm } = state;
+  if (!gm) return;
+  try {
+    const stem = state.label.replace(/\.fxw$/i, '') || 'model';
+    downloadBytes(fxwasm.save(gm), `${stem}.edited.fxw`);
+  } catch (err) {
+    showError('could not save', err);
+  }
+}
+
+const passesPanel = renderPassesPanel(ui.passes, { apply: applyPass, download: downloadModel });
 
 // ---- start-up ----------------------------------------------------------------------------------
 
@@ -189,7 +335,15 @@ async function main() {
     const file = ui.file.files?.[0];
     if (file) openFile(file);
   });
-  ui.run.addEventListener('click', runModel);
+  ui.urlForm.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    if (ui.url.value.trim() && !state.busy) openUrl(ui.url.value);
+  });
+  ui.run.addEventListener('click', () => runModel());
+  installDropTarget(document.body, ui.drop, (file) => {
+    if (state.fxwasm && !state.busy) openFile(file);
+  });
+  clearProfile(ui.profile);
 
   setBusy('loading…');
   try {

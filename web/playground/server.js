@@ -5,8 +5,12 @@
 //   /                    web/playground/index.html
 //   /examples.json       [{ name, path, bytes }] for every examples/**/*.fxw
 //   /examples/**.fxw     the bundled example files
+//   /corpus/*.fxw        the bigger corpus models, when built (tests/corpus/build_corpus.py writes the MLP,
+//                        resnet18, mobilenet_v2… to .cache/corpus/, not committed); listed after examples/
 //   /web/src/**          the package's JS sources (the page imports /web/src/index.js)
 //   /web/dist/**         the wasm build (fxwasm.mjs + fxwasm.wasm, found via import.meta.url)
+//   /vendor/<name>       a fixed list of files from npm packages (VENDOR below), e.g. the graph layout
+//                        library: everything the page needs comes from this server (no CDN)
 //   /**                  anything else under web/playground/ (app.js, style.css, lib/…)
 //
 // Every response carries COOP same-origin + COEP require-corp, so the page is cross-origin isolated
@@ -15,6 +19,7 @@ import http from 'node:http';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -25,7 +30,28 @@ const DEFAULT_ROOTS = {
   src: path.join(repoRoot, 'web', 'src'),
   dist: path.join(repoRoot, 'web', 'dist'),
   examples: path.join(repoRoot, 'examples'),
+  corpus: path.join(repoRoot, '.cache', 'corpus'),
 };
+
+// /vendor/<name> -> [npm package, file inside it]. Only these files are served from node_modules; the
+// package is found the way Node finds it (so a hoisted install works too).
+const VENDOR = {
+  'dagre.js': ['@dagrejs/dagre', 'dist/dagre.esm.js'],
+  'dagre.esm.js.map': ['@dagrejs/dagre', 'dist/dagre.esm.js.map'], // named by the file's sourceMappingURL
+  'dagre.LICENSE.txt': ['@dagrejs/dagre', 'LICENSE'],
+};
+const require = createRequire(import.meta.url);
+
+function vendorFile(name) {
+  const entry = Object.hasOwn(VENDOR, name) ? VENDOR[name] : null;
+  if (!entry) return null;
+  try {
+    const pkgDir = path.dirname(require.resolve(`${entry[0]}/package.json`));
+    return path.join(pkgDir, entry[1]);
+  } catch {
+    return null; // not installed: 404
+  }
+}
 
 const MIME = {
   '.html': 'text/html; charset=utf-8',
@@ -62,12 +88,13 @@ function route(roots, urlPath) {
     ['/web/src/', roots.src],
     ['/web/dist/', roots.dist],
     ['/examples/', roots.examples],
+    ['/corpus/', roots.corpus],
   ];
   for (const [prefix, root] of prefixes) {
     if (urlPath.startsWith(prefix)) {
       const rel = urlPath.slice(prefix.length);
-      // Only the model files are published from examples/ (not the scripts that made them).
-      if (root === roots.examples && !rel.endsWith('.fxw')) return null;
+      // Only the model files are published from examples/ and the corpus (not the scripts that made them).
+      if ((root === roots.examples || root === roots.corpus) && !rel.endsWith('.fxw')) return null;
       return [root, rel];
     }
   }
@@ -93,7 +120,7 @@ async function safeResolve(root, rel) {
   }
 }
 
-async function listExamples(roots) {
+async function findModels(root) {
   const found = [];
   async function walk(dir) {
     let entries;
@@ -108,19 +135,31 @@ async function listExamples(roots) {
       else if (e.isFile() && e.name.endsWith('.fxw')) found.push(full);
     }
   }
-  await walk(roots.examples);
-  found.sort();
+  await walk(root);
+  return found.sort();
+}
+
+async function listExamples(roots) {
   // Name is the file's stem; when two folders hold the same stem, the later ones get their
-  // folder-qualified name so every `?model=NAME` stays unambiguous.
+  // folder-qualified name so every `?model=NAME` stays unambiguous. Corpus models whose name an
+  // example already has are left out (the corpus rebuilds the small ones too).
   const seen = new Set();
   const list = [];
-  for (const full of found) {
+  for (const full of await findModels(roots.examples)) {
     const rel = path.relative(roots.examples, full).split(path.sep).join('/');
     let name = path.basename(full, '.fxw');
     if (seen.has(name)) name = rel.slice(0, -'.fxw'.length);
     seen.add(name);
     const { size } = await fsp.stat(full);
     list.push({ name, path: `/examples/${rel}`, bytes: size });
+  }
+  for (const full of await findModels(roots.corpus)) {
+    const rel = path.relative(roots.corpus, full).split(path.sep).join('/');
+    const name = rel.slice(0, -'.fxw'.length);
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const { size } = await fsp.stat(full);
+    list.push({ name, path: `/corpus/${rel}`, bytes: size, corpus: true });
   }
   return list.sort((a, b) => a.name.localeCompare(b.name));
 }
@@ -152,9 +191,15 @@ async function handle(roots, req, res) {
     const list = await listExamples(roots);
     return send(res, 200, JSON.stringify(list, null, 2) + '\n', MIME['.json'], head);
   }
-  const target = route(roots, urlPath);
-  if (!target) return send(res, 404, 'not found\n', undefined, head);
-  const file = await safeResolve(...target);
+  let file;
+  if (urlPath.startsWith('/vendor/')) {
+    file = vendorFile(urlPath.slice('/vendor/'.length));
+    if (!file) return send(res, 404, 'not found\n', undefined, head);
+  } else {
+    const target = route(roots, urlPath);
+    if (!target) return send(res, 404, 'not found\n', undefined, head);
+    file = await safeResolve(...target);
+  }
   if (!file) return send(res, 403, 'forbidden\n', undefined, head);
   let stat;
   try {
@@ -176,15 +221,17 @@ async function handle(roots, req, res) {
 }
 
 /**
- * Starts the playground server. `port: 0` picks a free port. `distDir` / `examplesDir` serve another
- * wasm build or examples folder (e.g. a test's own build) in place of web/dist/ and examples/.
+ * Starts the playground server. `port: 0` picks a free port. `distDir` / `examplesDir` / `corpusDir`
+ * serve another wasm build, examples folder or corpus folder (e.g. a test's own build) in place of
+ * web/dist/, examples/ and .cache/corpus/.
  * @returns {Promise<{url: string, port: number, close: () => Promise<void>}>}
  */
-export function startServer({ port = 8080, host = '127.0.0.1', distDir, examplesDir } = {}) {
+export function startServer({ port = 8080, host = '127.0.0.1', distDir, examplesDir, corpusDir } = {}) {
   const roots = {
     ...DEFAULT_ROOTS,
     ...(distDir ? { dist: path.resolve(distDir) } : {}),
     ...(examplesDir ? { examples: path.resolve(examplesDir) } : {}),
+    ...(corpusDir ? { corpus: path.resolve(corpusDir) } : {}),
   };
   const server = http.createServer((req, res) => {
     handle(roots, req, res).catch((err) => {

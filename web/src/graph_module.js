@@ -7,6 +7,20 @@ import { encodeValue as encodeGraphValue } from './graph.js';
 import { Tensor } from './tensor.js';
 import { getRuntime } from './runtime.js';
 
+// The safety net behind dispose(): a GraphModule dropped without dispose() frees its wasm memory when
+// the garbage collector reclaims it. dispose() stays the way to free memory promptly (GC timing is not
+// promised, and wasm memory never shrinks, but freed blocks are reused).
+const finalizer = typeof FinalizationRegistry === 'function'
+  ? new FinalizationRegistry(({ rt, handle }) => {
+    if (rt.broken) return;
+    try {
+      rt.call('fx_dispose', handle);
+    } catch {
+      // Nothing to report to: the module was unreachable.
+    }
+  })
+  : null;
+
 const PASSES = ['dce', 'constant_fold', 'fold_conv_bn', 'shape_prop'];
 const TENSOR_KINDS = ['parameter', 'buffer', 'constant'];
 
@@ -22,6 +36,7 @@ export class GraphModule {
     this.#rt = rt;
     this.#handle = handle;
     this.source = source;
+    finalizer?.register(this, { rt, handle }, this);
   }
 
   #live() {
@@ -247,6 +262,7 @@ export class GraphModule {
     const handle = this.#handle;
     this.#handle = null;
     this.#graph = null;
+    finalizer?.unregister(this);
     try {
       this.#rt.call('fx_dispose', handle);
     } catch {

@@ -266,4 +266,6 @@ export function create(): Promise<GraphModule>;
 export function readNpy(bytes: Uint8Array, name?: string): Tensor;
 export function writeNpy(t: Tensor): Uint8Array;
 export function readNpz(bytes: Uint8Array, name?: string): { [name: string]: Tensor };
+/** Reads any .npz, np.savez_compressed's too (deflate, decompressed with DecompressionStream). */
+export function readNpzAsync(bytes: Uint8Array, name?: string): Promise<{ [name: string]: Tensor }>;
 export function writeNpz(tensors: { [name: string]: Tensor }): Uint8Array;

@@ -1,28 +1,28 @@
 // fxwasm: PyTorch FX graphs in WebAssembly. The public JavaScript API (see index.d.ts and CONTRACT.md).
 import { FxError } from './errors.js';
 import { getRuntime } from './runtime.js';
-import { readSource } from './source.js';
+import { readIntoHeap } from './source.js';
 import { GraphModule } from './graph_module.js';
 
 export { FxError } from './errors.js';
 export { Tensor, tensor, randomTensor } from './tensor.js';
 export { GraphModule } from './graph_module.js';
 export { Graph, Node, FxList, list, float } from './graph.js';
-export { readNpy, writeNpy, readNpz, writeNpz } from './npy.js';
+export { readNpy, writeNpy, readNpz, readNpzAsync, writeNpz } from './npy.js';
 
 /**
  * Loads a .fxw model. `source`: Uint8Array | ArrayBuffer | Blob | Response | URL | string (a URL, or a
  * file path in Node). `onProgress({loaded, total})` reports download progress (total null when unknown).
  */
 export async function load(source, { onProgress } = {}) {
-  const { bytes, name } = await readSource(source, onProgress);
   const rt = await getRuntime();
-  const ptr = rt.copyIn(bytes);
+  // The file goes straight into the heap (chunk by chunk for streams and files), never whole in JS too.
+  const { ptr, nbytes, name } = await readIntoHeap(rt, source, onProgress);
   try {
-    const { handle } = rt.call('fx_load', ptr, bytes.byteLength, name);
+    const { handle } = rt.call('fx_load', ptr, nbytes, name);
     return new GraphModule(rt, handle, name);
   } finally {
-    rt.free(ptr);
+    if (!rt.broken) rt.free(ptr);  // a trapped runtime is dropped whole
   }
 }
 

@@ -130,8 +130,8 @@ export function writeNpz(tensors) {
   return out;
 }
 
-/** Reads an uncompressed .npz into {name: Tensor} (names without ".npy"). */
-export function readNpz(bytes, name = '.npz') {
+// The entries of a zip file: {entry, method, data (the stored or deflated bytes), size (uncompressed)}.
+function zipEntries(bytes, name) {
   const fail = (why) => { throw new FxError(`${name}: not a readable .npz file: ${why}`); };
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let eocd = -1;
@@ -141,23 +141,64 @@ export function readNpz(bytes, name = '.npz') {
   if (eocd < 0) fail('no zip directory');
   const count = view.getUint16(eocd + 10, true);
   let at = view.getUint32(eocd + 16, true);
-  const out = {};
+  const entries = [];
   const dec = new TextDecoder();
   for (let k = 0; k < count; k++) {
     if (at + 46 > bytes.byteLength || view.getUint32(at, true) !== 0x02014b50) fail('bad zip directory');
     const method = view.getUint16(at + 10, true);
-    const size = view.getUint32(at + 20, true);
+    const stored = view.getUint32(at + 20, true);
+    const size = view.getUint32(at + 24, true);
     const nameLen = view.getUint16(at + 28, true);
     const extraLen = view.getUint16(at + 30, true);
     const commentLen = view.getUint16(at + 32, true);
     const localAt = view.getUint32(at + 42, true);
     const entry = dec.decode(bytes.subarray(at + 46, at + 46 + nameLen));
-    if (method !== 0) fail(`'${entry}' is compressed (save with np.savez, not np.savez_compressed)`);
+    if (stored === 0xffffffff || localAt === 0xffffffff) fail(`'${entry}' needs zip64 (over 4 GiB), which is not supported`);
+    if (method !== 0 && method !== 8) fail(`'${entry}' uses zip compression method ${method} (stored and deflate are supported)`);
     if (localAt + 30 > bytes.byteLength) fail('truncated');
     const dataAt = localAt + 30 + view.getUint16(localAt + 26, true) + view.getUint16(localAt + 28, true);
-    if (dataAt + size > bytes.byteLength) fail('truncated');
-    out[entry.replace(/\.npy$/, '')] = readNpy(bytes.subarray(dataAt, dataAt + size), `${name}:${entry}`);
+    if (dataAt + stored > bytes.byteLength) fail('truncated');
+    entries.push({ entry, method, data: bytes.subarray(dataAt, dataAt + stored), size });
     at += 46 + nameLen + extraLen + commentLen;
+  }
+  return entries;
+}
+
+/**
+ * Reads an uncompressed .npz (np.savez) into {name: Tensor} (names without ".npy"). For np.savez_compressed
+ * files use readNpzAsync (decompression is asynchronous in browsers).
+ */
+export function readNpz(bytes, name = '.npz') {
+  const out = {};
+  for (const { entry, method, data } of zipEntries(bytes, name)) {
+    if (method !== 0) {
+      throw new FxError(`${name}: '${entry}' is compressed (np.savez_compressed): read it with await fxwasm.readNpzAsync(bytes)`);
+    }
+    out[entry.replace(/\.npy$/, '')] = readNpy(data, `${name}:${entry}`);
+  }
+  return out;
+}
+
+async function inflateRaw(data, size, label) {
+  if (typeof DecompressionStream !== 'function') {
+    throw new FxError(`${label}: this JavaScript engine has no DecompressionStream to inflate it`);
+  }
+  try {
+    const stream = new Blob([data]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
+    const out = new Uint8Array(await new Response(stream).arrayBuffer());
+    if (out.byteLength !== size) throw new Error(`inflated to ${out.byteLength} bytes, the zip says ${size}`);
+    return out;
+  } catch (e) {
+    throw new FxError(`${label}: cannot decompress: ${e.message}`, { cause: e });
+  }
+}
+
+/** Reads any .npz — np.savez or np.savez_compressed — into {name: Tensor}, in Node and browsers. */
+export async function readNpzAsync(bytes, name = '.npz') {
+  const out = {};
+  for (const { entry, method, data, size } of zipEntries(bytes, name)) {
+    const label = `${name}:${entry}`;
+    out[entry.replace(/\.npy$/, '')] = readNpy(method === 8 ? await inflateRaw(data, size, label) : data, label);
   }
   return out;
 }

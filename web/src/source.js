@@ -1,60 +1,127 @@
-// Turns whatever load() is given into bytes, reporting progress as {loaded, total} (total null when unknown).
-// Sources: Uint8Array | ArrayBuffer | other views | Blob | Response | URL | string (a URL, or a file path in Node).
+// Turns whatever load() is given into bytes in the WebAssembly heap, reporting progress as {loaded, total}
+// (total null when unknown). Sources: Uint8Array | ArrayBuffer | other views | Blob | Response | URL |
+// string (a URL, or a file path in Node).
+//
+// Streamed sources (files, Blobs, fetches) go chunk by chunk straight into one heap block sized from the
+// file size / Blob size / Content-Length, so a model's weights are never held whole in JS memory as well:
+// only one chunk at a time is. When the size is unknown (or wrong, e.g. a compressed transfer), the block
+// grows by doubling.
 import { FxError } from './errors.js';
 
 const isNode = typeof process !== 'undefined' && !!process.versions?.node;
 const URL_LIKE = /^(https?|file|data|blob):/i;
+const FILE_CHUNK = 1 << 20;  // bytes per read of a local file
 
-async function readStream(stream, total, onProgress) {
+/** A growable block of wasm heap that chunks are appended to. The caller frees `ptr` (or calls abort()). */
+class HeapSink {
+  constructor(rt, expected) {
+    this.rt = rt;
+    this.capacity = Math.max(1, expected || 1 << 16);
+    this.ptr = rt.malloc(this.capacity);
+    this.length = 0;
+  }
+
+  write(chunk) {
+    const need = this.length + chunk.byteLength;
+    if (need > this.capacity) {
+      const capacity = Math.max(need, this.capacity * 2);
+      const ptr = this.rt.malloc(capacity);
+      this.rt.heap.copyWithin(ptr, this.ptr, this.ptr + this.length);
+      this.rt.free(this.ptr);
+      this.ptr = ptr;
+      this.capacity = capacity;
+    }
+    this.rt.heap.set(chunk, this.ptr + this.length);  // heap re-read: malloc may have grown memory
+    this.length = need;
+  }
+
+  abort() {
+    this.rt.free(this.ptr);
+    this.ptr = 0;
+  }
+}
+
+// Runs fill(sink) and returns {ptr, nbytes}; frees the block if filling fails.
+async function intoHeap(rt, expected, fill) {
+  const sink = new HeapSink(rt, expected);
+  try {
+    await fill(sink);
+  } catch (e) {
+    sink.abort();
+    throw e;
+  }
+  return { ptr: sink.ptr, nbytes: sink.length };
+}
+
+async function pump(stream, sink, total, onProgress) {
   const reader = stream.getReader();
-  const chunks = [];
-  let loaded = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    chunks.push(value);
-    loaded += value.byteLength;
-    onProgress?.({ loaded, total });
+    sink.write(value);
+    onProgress?.({ loaded: sink.length, total: total !== null && sink.length <= total ? total : null });
   }
-  const out = new Uint8Array(loaded);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
 }
 
-async function readResponse(response, name, onProgress) {
+async function readResponse(rt, response, name, onProgress) {
   if (!response.ok) throw new FxError(`${name}: HTTP ${response.status} ${response.statusText}`.trim());
+  // Content-Length counts the bytes on the wire: with a content encoding the body is larger.
   const length = Number(response.headers.get('content-length'));
-  const total = Number.isFinite(length) && length > 0 ? length : null;
+  const encoding = (response.headers.get('content-encoding') || 'identity').toLowerCase();
+  const total = Number.isFinite(length) && length > 0 && encoding === 'identity' ? length : null;
   if (!response.body) {
     const bytes = new Uint8Array(await response.arrayBuffer());
     onProgress?.({ loaded: bytes.byteLength, total: bytes.byteLength });
-    return bytes;
+    return intoHeap(rt, bytes.byteLength, (sink) => sink.write(bytes));
   }
-  return readStream(response.body, total, onProgress);
+  return intoHeap(rt, total, (sink) => pump(response.body, sink, total, onProgress));
 }
 
-async function readPath(path, onProgress) {
+async function readPath(rt, path, onProgress) {
   const fs = await import('node:fs/promises');
-  let bytes;
-  try {
-    bytes = await fs.readFile(path);
-  } catch (e) {
+  const cannot = (e) => {
     const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'is a directory' : e.message;
-    throw new FxError(`${path}: cannot read: ${why}`, { cause: e });
+    return new FxError(`${path}: cannot read: ${why}`, { cause: e });
+  };
+  let file;
+  try {
+    file = await fs.open(path, 'r');
+  } catch (e) {
+    throw cannot(e);
   }
-  const out = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  onProgress?.({ loaded: out.byteLength, total: out.byteLength });
-  return out;
+  try {
+    let size;
+    try {
+      const stat = await file.stat();
+      if (stat.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+      size = stat.size;
+    } catch (e) {
+      throw cannot(e);
+    }
+    const scratch = new Uint8Array(Math.min(FILE_CHUNK, Math.max(1, size)));
+    return await intoHeap(rt, size, async (sink) => {
+      for (;;) {
+        let bytesRead;
+        try {
+          ({ bytesRead } = await file.read(scratch, 0, scratch.byteLength, null));
+        } catch (e) {
+          throw cannot(e);
+        }
+        if (bytesRead === 0) break;
+        sink.write(scratch.subarray(0, bytesRead));
+        onProgress?.({ loaded: sink.length, total: Math.max(size, sink.length) });
+      }
+      if (sink.length === 0) onProgress?.({ loaded: 0, total: 0 });
+    });
+  } finally {
+    await file.close();
+  }
 }
 
-async function readUrl(url, onProgress) {
+async function readUrl(rt, url, onProgress) {
   if (url.protocol === 'file:' && isNode) {
     const { fileURLToPath } = await import('node:url');
-    return readPath(fileURLToPath(url), onProgress);
+    return readPath(rt, fileURLToPath(url), onProgress);
   }
   let response;
   try {
@@ -62,35 +129,54 @@ async function readUrl(url, onProgress) {
   } catch (e) {
     throw new FxError(`${url.href}: cannot fetch: ${e.message}`, { cause: e });
   }
-  return readResponse(response, url.href, onProgress);
+  return readResponse(rt, response, url.href, onProgress);
 }
 
-/** @returns {Promise<{bytes: Uint8Array, name: string}>} */
-export async function readSource(source, onProgress) {
-  if (source instanceof Uint8Array) {
-    onProgress?.({ loaded: source.byteLength, total: source.byteLength });
-    return { bytes: source, name: '<bytes>' };
+function viewOf(source) {
+  if (source instanceof Uint8Array) return source;
+  if (source instanceof ArrayBuffer) return new Uint8Array(source);
+  if (ArrayBuffer.isView(source)) return new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
+  return null;
+}
+
+/**
+ * Puts the bytes of `source` into a fresh block of the runtime's heap; the caller frees `ptr`.
+ * @returns {Promise<{ptr: number, nbytes: number, name: string}>}
+ */
+export async function readIntoHeap(rt, source, onProgress) {
+  try {
+    return await readAny(rt, source, onProgress);
+  } catch (e) {
+    if (e instanceof FxError) throw e;
+    // A stream that failed half-way (network drop, aborted fetch), or an onProgress that threw.
+    throw new FxError(`load(): cannot read the source: ${e && e.message ? e.message : e}`, { cause: e });
   }
-  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
-    const bytes = source instanceof ArrayBuffer
-      ? new Uint8Array(source) : new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
+}
+
+async function readAny(rt, source, onProgress) {
+  const bytes = viewOf(source);
+  if (bytes) {
+    // Bytes already in JS memory: the one copy into the heap is unavoidable (wasm cannot see them).
+    const ptr = rt.copyIn(bytes);
     onProgress?.({ loaded: bytes.byteLength, total: bytes.byteLength });
-    return { bytes, name: '<bytes>' };
+    return { ptr, nbytes: bytes.byteLength, name: '<bytes>' };
   }
   if (typeof Blob !== 'undefined' && source instanceof Blob) {
     const name = typeof source.name === 'string' && source.name ? source.name : '<blob>';
-    return { bytes: await readStream(source.stream(), source.size, onProgress), name };
+    const { ptr, nbytes } = await intoHeap(rt, source.size, (sink) => pump(source.stream(), sink, source.size, onProgress));
+    if (nbytes === 0) onProgress?.({ loaded: 0, total: 0 });
+    return { ptr, nbytes, name };
   }
   if (typeof Response !== 'undefined' && source instanceof Response) {
     const name = source.url || '<response>';
-    return { bytes: await readResponse(source, name, onProgress), name };
+    return { ...(await readResponse(rt, source, name, onProgress)), name };
   }
-  if (source instanceof URL) return { bytes: await readUrl(source, onProgress), name: source.href };
+  if (source instanceof URL) return { ...(await readUrl(rt, source, onProgress)), name: source.href };
   if (typeof source === 'string') {
-    if (URL_LIKE.test(source)) return { bytes: await readUrl(new URL(source), onProgress), name: source };
-    if (isNode) return { bytes: await readPath(source, onProgress), name: source };
+    if (URL_LIKE.test(source)) return { ...(await readUrl(rt, new URL(source), onProgress)), name: source };
+    if (isNode) return { ...(await readPath(rt, source, onProgress)), name: source };
     const base = typeof location !== 'undefined' ? location.href : undefined;
-    return { bytes: await readUrl(new URL(source, base), onProgress), name: source };
+    return { ...(await readUrl(rt, new URL(source, base), onProgress)), name: source };
   }
   throw new FxError('load(): source must be a Uint8Array, ArrayBuffer, Blob, Response, URL or string');
 }

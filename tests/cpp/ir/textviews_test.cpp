@@ -69,8 +69,7 @@ Value decode(const json& j, const std::unordered_map<std::string, Node*>& nodes)
   throw std::runtime_error("unknown value tag " + tag);
 }
 
-void build_graph(const json& doc, Graph& graph) {
-  std::unordered_map<std::string, Node*> nodes;
+void build_graph(const json& doc, Graph& graph, std::unordered_map<std::string, Node*>& nodes) {
   for (const json& jn : doc.at("nodes")) {
     ValueList args;
     for (const json& a : jn.at("args")) args.push_back(decode(a, nodes));
@@ -99,11 +98,24 @@ class TextViewsGolden : public ::testing::TestWithParam<std::string> {};
 TEST_P(TextViewsGolden, MatchesTorch) {
   json doc = read_json(kGoldenDir / "textviews" / (GetParam() + ".json"));
   Graph graph;
-  build_graph(doc, graph);
+  std::unordered_map<std::string, Node*> nodes;
+  build_graph(doc, graph, nodes);
   if (HasFatalFailure()) return;
   graph.lint();
   EXPECT_EQ(print_tabular(graph), doc.at("tabular").get<std::string>());
-  EXPECT_EQ(python_code(graph), doc.at("code").get<std::string>());
+  if (!doc.contains("pytree")) {
+    EXPECT_EQ(python_code(graph), doc.at("code").get<std::string>());
+    return;
+  }
+  // torch's _PyTreeCodeGen (torch.export, symbolic_trace with concrete_args): the structure as stored.
+  const json& tree = doc.at("pytree");
+  Value inputs, outputs;
+  if (tree.contains("inputs")) inputs = decode(tree.at("inputs"), nodes);
+  if (tree.contains("outputs")) outputs = decode(tree.at("outputs"), nodes);
+  const PyTreeCode code = pytree_code(tree.at("orig_args").get<std::vector<std::string>>(),
+                                      tree.contains("inputs") ? &inputs : nullptr,
+                                      tree.contains("outputs") ? &outputs : nullptr);
+  EXPECT_EQ(python_code(graph, code), doc.at("code").get<std::string>());
 }
 
 INSTANTIATE_TEST_SUITE_P(Torch215, TextViewsGolden, ::testing::ValuesIn(golden_names()),

@@ -1,15 +1,21 @@
-// Runs every case of tests/golden/op_cases.json (made by tests/golden/gen_op_cases.py from the reference
-// torch) through the op registry and compares dtype, shape and values (or the error message).
+// Runs every case of tests/golden/op_cases.json (made by tests/golden/gen_op_cases.py) and of every
+// tests/golden/ops/*.json (made by the generators next to them, format documented in
+// tests/golden/ops/gen_shape_ops.py) from the reference torch through the op registry, and compares
+// dtype, shape and values (or the error message), and for in-place ops what the arguments hold after.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "ops/registry.h"
 #include "ops/tensor_util.h"
 #include "support/error.h"
 #include "tensor/broadcast.h"
+#include "ops/view_util.h"
 
 namespace fx {
 namespace {
@@ -29,6 +35,14 @@ Tensor decode_tensor(const json& t) {
   DType dtype = dtype_from_name(t.at("dtype").get<std::string>());
   Shape shape = t.at("shape").get<Shape>();
   const json& data = t.at("data");
+  if (t.contains("strides")) {  // a view: data is the whole storage
+    json flat = t;
+    flat.erase("strides");
+    flat.erase("offset");
+    flat["shape"] = Shape{static_cast<int64_t>(data.size())};
+    Tensor storage = decode_tensor(flat);
+    return make_view(storage, shape, t.at("strides").get<Shape>(), t.at("offset").get<int64_t>());
+  }
   Tensor f64 = Tensor::empty(shape, DType::Float64);
   FX_CHECK(static_cast<int64_t>(data.size()) == f64.numel(), "golden tensor data size");
   if (dtype == DType::Int64) {  // int64 values need not fit a double exactly
@@ -55,6 +69,13 @@ Object decode(const json& j) {
   if (j.contains("tensor")) return Object(decode_tensor(j.at("tensor")));
   if (j.contains("float")) return Object(Value::floating(decode_float(j.at("float"))));
   if (j.contains("dtype")) return Object(Value::dtype(j.at("dtype").get<std::string>()));
+  if (j.contains("device")) return Object(Value::device(j.at("device").get<std::string>()));
+  if (j.contains("ellipsis")) return Object(Value::ellipsis());
+  if (j.contains("slice")) {
+    auto part = [](const json& x) { return x.is_null() ? Value() : Value::integer(x.get<int64_t>()); };
+    const json& p = j.at("slice");
+    return Object(Value::slice(part(p[0]), part(p[1]), part(p[2])));
+  }
   if (j.contains("tuple")) {
     std::vector<Object> items;
     for (const json& x : j.at("tuple")) items.push_back(decode(x));
@@ -69,7 +90,12 @@ bool close(double got, double want, double rtol, double atol) {
   return std::fabs(got - want) <= atol + rtol * std::fabs(want);
 }
 
-void expect_same(const Object& got, const Object& want, const std::string& id) {
+// Tolerances: by dtype, unless the case gives "rtol"/"atol" (ops that accumulate long sums, e.g. GEMM).
+struct Tolerance {
+  double rtol = -1, atol = -1;
+};
+
+void expect_same(const Object& got, const Object& want, const std::string& id, Tolerance tol = {}) {
   ASSERT_EQ(got.kind(), want.kind()) << id << ": got " << got.describe() << ", want " << want.describe();
   if (want.is_tensor()) {
     const Tensor& g = got.tensor();
@@ -78,15 +104,16 @@ void expect_same(const Object& got, const Object& want, const std::string& id) {
     ASSERT_EQ(g.shape(), w.shape()) << id << ": got " << shape_to_string(g.shape());
     Tensor gf = to_dtype(g, DType::Float64), wf = to_dtype(w, DType::Float64);
     const bool half = w.dtype() == DType::Float16 || w.dtype() == DType::BFloat16;
-    const double rtol = half ? 1e-3 : w.dtype() == DType::Float32 ? 1e-5 : 1e-12;
+    const double rtol = tol.rtol >= 0 ? tol.rtol : half ? 1e-3 : w.dtype() == DType::Float32 ? 1e-5 : 1e-12;
+    const double atol = tol.atol >= 0 ? tol.atol : rtol * 1e-2;
     for (int64_t i = 0; i < w.numel(); ++i)
-      ASSERT_TRUE(close(gf.data<double>()[i], wf.data<double>()[i], rtol, rtol * 1e-2))
+      ASSERT_TRUE(close(gf.data<double>()[i], wf.data<double>()[i], rtol, atol))
           << id << " at " << i << ": got " << gf.data<double>()[i] << ", want " << wf.data<double>()[i];
     return;
   }
   if (want.is_sequence()) {
     ASSERT_EQ(got.items().size(), want.items().size()) << id;
-    for (size_t i = 0; i < want.items().size(); ++i) expect_same(got.items()[i], want.items()[i], id);
+    for (size_t i = 0; i < want.items().size(); ++i) expect_same(got.items()[i], want.items()[i], id, tol);
     return;
   }
   const Value& g = got.value();
@@ -99,17 +126,20 @@ void expect_same(const Object& got, const Object& want, const std::string& id) {
   }
 }
 
-TEST(OpGolden, MatchesReferenceTorch) {
-  std::ifstream in(std::string(FXWASM_SOURCE_DIR) + "/tests/golden/op_cases.json");
-  ASSERT_TRUE(in.good()) << "run tests/golden/gen_op_cases.py";
+// Runs the cases of one golden file; returns how many were checked.
+int run_cases(const std::string& path) {
+  std::ifstream in(path);
+  EXPECT_TRUE(in.good()) << "cannot read " << path;
+  if (!in.good()) return 0;
   json doc = json::parse(in);
   int checked = 0;
   for (const json& c : doc.at("cases")) {
-    const std::string id = c.at("id").get<std::string>();
+    const std::string id = path.substr(path.rfind('/') + 1) + ":" + c.at("id").get<std::string>();
     const std::string target = c.at("target").get<std::string>();
     const bool method = c.at("call").get<std::string>() == "method";
     const OpDef* def = method ? OpRegistry::global().find_method(target) : OpRegistry::global().find_function(target);
-    ASSERT_NE(def, nullptr) << id << ": no op for " << target;
+    EXPECT_NE(def, nullptr) << id << ": no op for " << target;
+    if (!def) continue;
     OpCall call;
     for (const json& a : c.at("args")) call.args.push_back(decode(a));
     for (const auto& [k, v] : c.at("kwargs").items()) call.kwargs.emplace_back(k, decode(v));
@@ -129,11 +159,37 @@ TEST(OpGolden, MatchesReferenceTorch) {
         ADD_FAILURE() << id << ": unexpected error " << e.what();
         continue;
       }
-      expect_same(got, decode(c.at("expected")), id);
+      Tolerance tol;
+      if (c.contains("rtol")) tol.rtol = c.at("rtol").get<double>();
+      if (c.contains("atol")) tol.atol = c.at("atol").get<double>();
+      expect_same(got, decode(c.at("expected")), id, tol);
+      if (c.contains("args_after"))
+        for (const auto& [i, v] : c.at("args_after").items())
+          expect_same(call.args.at(std::stoul(i)), decode(v), id + " (argument " + i + " after the call)");
     }
     ++checked;
   }
-  EXPECT_GT(checked, 300);
+  return checked;
+}
+
+TEST(OpGolden, MatchesReferenceTorch) {
+  const std::string root = FXWASM_SOURCE_DIR;
+  EXPECT_GT(run_cases(root + "/tests/golden/op_cases.json"), 300) << "run tests/golden/gen_op_cases.py";
+}
+
+// Every tests/golden/ops/*.json: one file per op family, each from its own generator.
+TEST(OpGolden, OpFamilyFiles) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(std::string(FXWASM_SOURCE_DIR) + "/tests/golden/ops"))
+    if (e.path().extension() == ".json") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  ASSERT_FALSE(files.empty());
+  for (const std::string& f : files) {
+    int n = run_cases(f);
+    EXPECT_GT(n, 0) << f;
+    std::cout << "[ golden ] " << f.substr(f.rfind('/') + 1) << ": " << n << " cases\n";
+  }
 }
 
 }  // namespace

@@ -160,7 +160,7 @@ TEST(Interpreter, ListsEveryUnsupportedOpInOneError) {
   Node* f1 = g.call_function("torch.foo", {Value::node(x)});
   Node* f2 = g.call_function("torch.foo", {Value::node(f1)});
   Node* m = g.call_method("bar", {Value::node(f2)});
-  gm.modules()["linear"] = ModuleInfo{"torch.nn.modules.linear.Linear", {}};
+  gm.modules()["linear"] = ModuleInfo{"fxwasm.test.NotARealModule", {}};
   Node* lin = g.call_module("linear", {Value::node(m)});
   Node* ok = g.call_function("torch.abs", {Value::node(lin)});
   g.output(Value::node(ok));
@@ -168,14 +168,14 @@ TEST(Interpreter, ListsEveryUnsupportedOpInOneError) {
   ASSERT_EQ(unsupported.size(), 3u);
   EXPECT_EQ(unsupported[0].kind, "function");
   EXPECT_EQ(unsupported[0].nodes, (std::vector<std::string>{"foo", "foo_1"}));
-  EXPECT_EQ(unsupported[2].target, "torch.nn.modules.linear.Linear");
+  EXPECT_EQ(unsupported[2].target, "fxwasm.test.NotARealModule");
   try {
     Interpreter interp(gm);
     FAIL();
   } catch (const FxError& e) {
     EXPECT_STREQ(e.what(),
                  "unsupported ops: torch.foo (nodes: foo, foo_1); method bar (nodes: bar); "
-                 "module type torch.nn.modules.linear.Linear (nodes: linear)");
+                 "module type fxwasm.test.NotARealModule (nodes: linear)");
   }
 }
 

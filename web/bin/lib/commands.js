@@ -3,15 +3,22 @@
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { load, FxError, Tensor, writeNpy, writeNpz } from '../../src/index.js';
-import { table, formatNumber, shapeText, preview, leaves, bytesText, jsonLeaf } from './format.js';
+import { table, formatNumber, shapeText, preview, leaves, bytesText, jsonLeaf, jsonArg } from './format.js';
 import { gatherInputs } from './inputs.js';
+import { progress } from './progress.js';
 
 const out = (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 
 // Loads FILE, runs fn, frees the model; errors after loading are prefixed with the file (load errors
 // already name it), so every message says where.
 async function withModel(file, fn) {
-  const gm = await load(file);
+  const bar = progress(`loading ${file}`);
+  let gm;
+  try {
+    gm = await load(file, { onProgress: (p) => bar.bytes(p) });
+  } finally {
+    bar.done();
+  }
   try {
     return await fn(gm);
   } catch (e) {
@@ -24,14 +31,27 @@ async function withModel(file, fn) {
   }
 }
 
-export function tableCommand(file) {
-  // print_tabular's text already ends with print()'s newline.
-  return withModel(file, (gm) => { process.stdout.write(gm.printTabular()); return 0; });
+export function tableCommand(file, opts = {}) {
+  return withModel(file, (gm) => {
+    if (opts.json) {
+      const nodes = gm.graph.nodes.map((n) => ({ opcode: n.op, name: n.name, target: n.target,
+        args: jsonArg(n.args), kwargs: jsonArg(n.kwargs) }));
+      out(JSON.stringify({ nodes, text: gm.printTabular() }));
+      return 0;
+    }
+    // print_tabular's text already ends with print()'s newline.
+    process.stdout.write(gm.printTabular());
+    return 0;
+  });
 }
 
-export function codeCommand(file) {
-  // As Python's print(gm.code): the code, then one newline.
-  return withModel(file, (gm) => { process.stdout.write(`${gm.code}\n`); return 0; });
+export function codeCommand(file, opts = {}) {
+  return withModel(file, (gm) => {
+    if (opts.json) { out(JSON.stringify({ code: gm.code })); return 0; }
+    // As Python's print(gm.code): the code, then one newline.
+    process.stdout.write(`${gm.code}\n`);
+    return 0;
+  });
 }
 
 // "float32 [1, 3]" when the file records them, else what is known.
@@ -95,7 +115,14 @@ function profileTable(profile) {
 export function runCommand(file, opts) {
   return withModel(file, async (gm) => {
     const inputs = gatherInputs(gm, opts);
-    const result = await gm.run(inputs, { profile: !!opts.profile });
+    const bar = progress(`running ${file}`);
+    bar.status('…');
+    let result;
+    try {
+      result = await gm.run(inputs, { profile: !!opts.profile });
+    } finally {
+      bar.done();
+    }
     const outputs = opts.profile ? result.outputs : result;
     if (opts.out) writeOutputs(opts.out, outputs);
     const flat = leaves(outputs);
@@ -116,7 +143,14 @@ export function runCommand(file, opts) {
 
 export function checkCommand(file, opts) {
   return withModel(file, async (gm) => {
-    const report = await gm.check({ rtol: opts.rtol, atol: opts.atol });
+    const bar = progress(`checking ${file}`);
+    bar.status('running the reference inputs…');
+    let report;
+    try {
+      report = await gm.check({ rtol: opts.rtol, atol: opts.atol });
+    } finally {
+      bar.done();
+    }
     if (report.status === 'no_reference') {
       if (opts.json) out(JSON.stringify(report));
       else process.stderr.write(`fxwasm: ${file} stores no reference inputs/outputs (export with reference=True)\n`);
@@ -134,12 +168,22 @@ export function checkCommand(file, opts) {
 export function benchCommand(file, opts) {
   return withModel(file, (gm) => {
     const inputs = gatherInputs(gm, opts);
-    for (let i = 0; i < opts.warmup; i++) gm.runSync(inputs);
+    const bar = progress(`bench ${file}`);
+    const total = opts.warmup + opts.runs;
     const times = [];
-    for (let i = 0; i < opts.runs; i++) {
-      const t0 = performance.now();
-      gm.runSync(inputs);
-      times.push(performance.now() - t0);
+    try {
+      for (let i = 0; i < opts.warmup; i++) {
+        bar.steps(i, total);
+        gm.runSync(inputs);
+      }
+      for (let i = 0; i < opts.runs; i++) {
+        bar.steps(opts.warmup + i, total);
+        const t0 = performance.now();
+        gm.runSync(inputs);
+        times.push(performance.now() - t0);
+      }
+    } finally {
+      bar.done();
     }
     const sorted = [...times].sort((a, b) => a - b);
     const mid = sorted.length >> 1;

@@ -1,5 +1,5 @@
 // Text formatting for the CLI: plain tables (tabulate's "simple" style), value previews, number formats.
-import { Tensor } from '../../src/index.js';
+import { Tensor, Node } from '../../src/index.js';
 
 /** A table in tabulate's "simple" format: headers, a rule of dashes, rows; columns two spaces apart. */
 export function table(headers, rows, { align = [] } = {}) {
@@ -64,4 +64,17 @@ export function jsonLeaf(v) {
     return { dtype: v.dtype, shape: v.shape, data };
   }
   return typeof v === 'number' ? num(v) : v;
+}
+
+/**
+ * A JSON-safe copy of a node's args/kwargs in the format's value language (docs/format.md §3): node
+ * references as {"$node": name}, non-finite floats as {"$float": "inf"}, tagged values kept as they are.
+ */
+export function jsonArg(v) {
+  if (v instanceof Node) return { $node: v.name };
+  if (typeof v === 'bigint') return Number(v);
+  if (typeof v === 'number' && !Number.isFinite(v)) return { $float: formatNumber(v) };
+  if (Array.isArray(v)) return v.map(jsonArg);
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, jsonArg(x)]));
+  return v;
 }

@@ -1,4 +1,4 @@
-// The bundled examples, as the server lists them at /examples.json ([{name, path, bytes}]).
+// The bundled examples, as the server lists them at /examples.json ([{name, path, bytes, corpus?}]).
 
 export async function fetchExamples() {
   const res = await fetch('/examples.json');
@@ -12,7 +12,8 @@ export function renderExampleSelect(select, examples) {
   const options = examples.map((ex) => {
     const opt = document.createElement('option');
     opt.value = ex.name;
-    opt.textContent = ex.name;
+    // Corpus models are built locally (not shipped): say so, with their size, since some are large.
+    opt.textContent = ex.corpus ? `${ex.name} (built, ${(ex.bytes / 1e6).toFixed(1)} MB)` : ex.name;
     opt.dataset.path = ex.path;
     return opt;
   });

@@ -37,7 +37,7 @@ function tensorGroup(g, always) {
 const FIELDS = {
   format: (v, info) => `${v}${info.format_version ? ` ${info.format_version}` : ''}`,
   format_version: () => null,
-  producer: (p) => Object.entries(p ?? {}).map(([k, x]) => `${k} ${x}`).join(', '),
+  producer: (p) => Object.entries(p ?? {}).filter(([, x]) => x !== '' && x != null).map(([k, x]) => `${k} ${x}`).join(', ') || null,
   nodes: (n) => String(n),
   ops: (ops) => Object.entries(ops ?? {}).map(([k, n]) => `${k} ${n}`).join(', '),
   targets: (t) => Object.entries(t ?? {}).map(([k, n]) => (n > 1 ? `${k} ×${n}` : k)).join(', ') || 'none',

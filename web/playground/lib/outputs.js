@@ -68,6 +68,24 @@ function describe(value) {
   return { meta: typeof value, preview: String(value) };
 }
 
+/**
+ * Top-k classes of a classifier-like output (a [N, K] float tensor, K ≥ 2): softmax over the first row,
+ * the k most likely class indices with their probabilities; null for other outputs.
+ */
+export function topK(value, k = 5) {
+  if (!isTensor(value) || value.shape.length !== 2 || value.shape[1] < 2 || !/float/.test(value.dtype)) return null;
+  const n = value.shape[1];
+  const row = Array.from(decodeHalf(value.data, value.dtype).slice(0, n), Number);
+  if (!row.every(Number.isFinite)) return null;
+  const m = Math.max(...row);
+  const e = row.map((x) => Math.exp(x - m));
+  const s = e.reduce((a, b) => a + b, 0);
+  return e
+    .map((x, cls) => ({ cls, p: x / s, logit: row[cls] }))
+    .sort((a, b) => b.p - a.p || a.cls - b.cls)
+    .slice(0, Math.min(k, n));
+}
+
 /** Renders the outputs into `container`; `ms` is the run's wall time. */
 export function renderOutputs(container, result, ms) {
   const leaves = flattenOutputs(result);
@@ -86,6 +104,19 @@ export function renderOutputs(container, result, ms) {
     const preview = Object.assign(document.createElement('pre'), { className: 'preview', textContent: d.preview });
     card.append(head, preview);
     if (d.stats) card.append(Object.assign(document.createElement('div'), { className: 'stats', textContent: d.stats }));
+    const top = topK(value);
+    if (top) {
+      const list = Object.assign(document.createElement('ol'), { className: 'topk' });
+      list.dataset.testid = 'topk';
+      list.title = `top ${top.length} classes of row 0 (softmax)`;
+      for (const t of top) {
+        const li = document.createElement('li');
+        li.dataset.class = String(t.cls);
+        li.textContent = `class ${t.cls}  ${(t.p * 100).toFixed(1)}%  (logit ${formatNumber(t.logit, 'float64')})`;
+        list.append(li);
+      }
+      card.append(Object.assign(document.createElement('div'), { className: 'meta', textContent: `top ${top.length} of row 0:` }), list);
+    }
     frag.append(card);
   }
   const footer = Object.assign(document.createElement('div'), {

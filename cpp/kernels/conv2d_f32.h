@@ -1,0 +1,40 @@
+// f32 convolution of one image and one group in NCHW as a GEMM whose B operand — the im2col matrix — is
+// never materialized: out[OC, pix] = W[OC, C·KH·KW] · col[C·KH·KW, pix], with col built straight into the
+// GEMM micro-kernel's NR-wide panel layout, one panel of NR output pixels at a time. The output comes out
+// in NCHW (no transpose), the weight is the GEMM's A operand in its own layout, and the bias rides along as
+// an extra column of A times a row of ones in every panel, so the micro-kernel adds it for free. The
+// epilogue adds a residual (beta·C with C pre-filled) and clamps (fused relu / relu6 / hardtanh).
+#pragma once
+#include <cstddef>
+#include <limits>
+
+#include "kernels/conv.h"
+#include "kernels/gemm_f32_ukernel.h"
+
+namespace fx::kernels {
+
+struct ConvEpilogue {
+  const float* residual = nullptr;  // [OC, pix] added after the bias (may equal out), or none
+  float min = -std::numeric_limits<float>::infinity();
+  float max = std::numeric_limits<float>::infinity();
+};
+
+// The weight of one group [OC, kc] (kc = C·KH·KW) with the bias appended as column kc: [OC, kc + 1].
+size_t f32_conv_packed_w_size(size_t OC, size_t kc);
+void f32_conv_pack_w(size_t OC, size_t kc, const float* w, const float* bias, float* packed);
+
+// g.C is the channel count of this group; x [g.C, g.H, g.W]; out [OC, g.OH·g.OW]. `ukernel` null: this
+// build's GEMM micro-kernel. Scratch is kept per thread between calls (steady state does not allocate).
+void f32_conv2d_nchw(const ConvGeom& g, size_t OC, const float* x, const float* packed_w, float* out,
+                     const ConvEpilogue& e = {}, GemmUkernelFn ukernel = nullptr);
+
+// Depthwise 3×3 (stride 1 or 2, dilation 1, any padding) over one channel plane, SIMD128 where built with
+// it: out[oh, ow] = clamp(bias + Σ w[kh, kw]·x[oh·S − PH + kh, ow·S − PW + kw]). Other shapes: FxError-free
+// fallback is conv_depthwise in kernels/conv.h (the caller chooses; this one requires KH = KW = 3).
+void f32_dwconv3x3_plane(const ConvGeom& g, const float* x, const float* w, float bias, float* out, float min,
+                         float max);
+// The scalar reference of f32_dwconv3x3_plane (also used for its border pixels).
+void f32_dwconv3x3_plane_scalar(const ConvGeom& g, const float* x, const float* w, float bias, float* out,
+                                float min, float max);
+
+}  // namespace fx::kernels

@@ -1,0 +1,166 @@
+// More elementwise binary ops: logical_and/or/xor (bool results), bitwise_and/or/xor and shifts (ints
+// and bools), maximum/minimum (nan propagates) and fmax/fmin (nan ignored), fmod, atan2, hypot,
+// copysign, lerp. Operands are tensors or Python numbers, promoted as torch does.
+#include <cmath>
+#include <type_traits>
+
+#include "ops/elementwise.h"
+#include "ops/registry.h"
+#include "ops/schema.h"
+#include "ops/view_util.h"
+#include "support/error.h"
+
+namespace fx {
+namespace {
+
+enum BFn { LAnd, LOr, LXor, BAnd, BOr, BXor, LShift, RShift, Max, Min, FMax, FMin, FMod, Atan2, Hypot, Copysign };
+const char* const kNames[] = {"logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor",
+                              "bitwise_left_shift", "bitwise_right_shift", "maximum", "minimum", "fmax", "fmin",
+                              "fmod", "atan2", "hypot", "copysign"};
+
+template <int kFn>
+Object binary_op(const OpCall& call) {
+  static const Schema schema(std::string(kNames[kFn]) + "(input|self, other)");
+  Args args = schema.parse(call);
+  Operand a = Operand::of(args[0], kNames[kFn], "input"), b = Operand::of(args[1], kNames[kFn], "other");
+  if (a.is_scalar && b.is_scalar) throw FxError(std::string(kNames[kFn]) + "(): expected at least one Tensor");
+  DType dt = result_type({a, b});
+  if constexpr (kFn <= LXor) {
+    return binary_map<true>(a, b, dt, kNames[kFn], [](auto tag) {
+      using T = decltype(tag);
+      return [](T x, T y) -> bool {
+        const bool p = x != T(0), q = y != T(0);
+        return kFn == LAnd ? (p && q) : kFn == LOr ? (p || q) : (p != q);
+      };
+    });
+  } else if constexpr (kFn <= RShift) {
+    if (dtype_is_floating(dt))
+      throw FxError(std::string("\"") + kNames[kFn] + "_cpu\" not implemented for '" + torch_type_name(dt) + "'");
+    return binary_map<false>(a, b, dt, kNames[kFn], [](auto tag) {
+      using T = decltype(tag);
+      return [](T x, T y) -> T {
+        if constexpr (std::is_same_v<T, bool>) {
+          // bool shifts compute as ints and convert back: x << y is x when y is 0, else x != 0 still.
+          return kFn == BAnd ? (x && y) : kFn == BOr ? (x || y) : kFn == BXor ? (x != y) : kFn == LShift ? x : (x && !y);
+        } else if constexpr (std::is_integral_v<T>) {
+          using U = std::make_unsigned_t<T>;
+          if (kFn == BAnd) return static_cast<T>(x & y);
+          if (kFn == BOr) return static_cast<T>(x | y);
+          if (kFn == BXor) return static_cast<T>(x ^ y);
+          // torch: shifting by >= the bit width (or a negative amount) gives 0 (or -1 for >> of negatives).
+          const int bits = static_cast<int>(sizeof(T) * 8);
+          if (kFn == LShift) return (y < 0 || y >= bits) ? T(0) : static_cast<T>(static_cast<U>(x) << y);
+          if (y < 0 || y >= bits) return x < 0 ? T(-1) : T(0);
+          return static_cast<T>(x >> y);
+        } else {
+          return x;
+        }
+      };
+    });
+  } else if constexpr (kFn <= FMin) {
+    if (a.is_scalar || b.is_scalar) throw FxError(std::string(kNames[kFn]) + "(): argument 'other' must be Tensor");
+    return binary_map<false>(a, b, dt, kNames[kFn], [](auto tag) {
+      using T = decltype(tag);
+      return [](T x, T y) -> T {
+        if constexpr (std::is_floating_point_v<T>) {
+          if (kFn == Max || kFn == Min) {
+            if (x != x) return x;
+            if (y != y) return y;
+          } else {
+            if (x != x) return y;
+            if (y != y) return x;
+          }
+        }
+        return (kFn == Max || kFn == FMax) ? (x > y ? x : y) : (x < y ? x : y);
+      };
+    });
+  } else if constexpr (kFn == FMod) {
+    if (dt == DType::Bool) throw FxError("\"fmod_cpu\" not implemented for 'Bool'");
+    return binary_map<false>(a, b, dt, "fmod", [](auto tag) {
+      using T = decltype(tag);
+      return [](T x, T y) -> T {
+        if constexpr (std::is_floating_point_v<T>) return std::fmod(x, y);
+        else {
+          if (y == 0) throw FxError("ZeroDivisionError");
+          if constexpr (std::is_signed_v<T>) if (y == T(-1)) return T(0);
+          return static_cast<T>(x % y);
+        }
+      };
+    });
+  } else {
+    if (kFn == Hypot && !dtype_is_floating(dt))
+      throw FxError(std::string("\"hypot_cpu\" not implemented for '") + torch_type_name(dt) + "'");
+    const DType out = dtype_is_floating(dt) ? dt : kDefaultFloat;
+    return binary_map<false>(a, b, out, kNames[kFn], [](auto tag) {
+      using T = decltype(tag);
+      return [](T x, T y) -> T {
+        if constexpr (std::is_floating_point_v<T>) {
+          if (kFn == Atan2) return std::atan2(x, y);
+          if (kFn == Hypot) return std::hypot(x, y);
+          return std::copysign(x, y);
+        } else {
+          return x;
+        }
+      };
+    });
+  }
+}
+
+// lerp(input, end, weight): input + weight * (end - input), in the form torch uses for |weight| >= 0.5.
+Object lerp_op(const OpCall& call) {
+  static const Schema schema("lerp(input|self, end, weight)");
+  Args args = schema.parse(call);
+  const Tensor& x = args.tensor(0);
+  const Tensor& e = args.tensor(1);
+  if (x.dtype() != e.dtype())
+    throw FxError(std::string("expected dtype ") + dtype_name(x.dtype()) + " for `end` but got dtype " +
+                  dtype_name(e.dtype()));
+  if (!dtype_is_floating(x.dtype()))
+    throw FxError(std::string("\"lerp_kernel_scalar\" not implemented for '") + torch_type_name(x.dtype()) + "'");
+  Operand w = Operand::of(args[2], "lerp", "weight");
+  Tensor wt = w.is_scalar ? scalar_tensor(w.number, x.dtype()) : w.tensor;
+  Shape shape = broadcast_shapes({x.shape(), e.shape(), wt.shape()});
+  const DType kdt = compute_dtype(x.dtype());
+  Tensor xe = to_dtype(expand_to(x, shape).contiguous(), kdt), ee = to_dtype(expand_to(e, shape).contiguous(), kdt);
+  Tensor we = to_dtype(expand_to(to_dtype(wt, x.dtype()), shape).contiguous(), kdt);
+  Tensor out = Tensor::empty(shape, kdt);
+  dispatch_compute(kdt, "lerp", [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_floating_point_v<T>) {
+      for (int64_t i = 0; i < out.numel(); ++i) {
+        T s = xe.data<T>()[i], t = ee.data<T>()[i], wv = we.data<T>()[i];
+        out.data<T>()[i] = std::fabs(wv) < T(0.5) ? s + wv * (t - s) : t - (t - s) * (T(1) - wv);
+      }
+    }
+  });
+  return to_dtype(out, x.dtype());
+}
+
+OpDef bdef(const std::string& n, OpFn fn, std::vector<std::string> more = {}, std::vector<std::string> methods = {}) {
+  OpDef d{"torch." + n, {"torch.Tensor." + n, "aten." + n + ".default", "aten." + n + ".Tensor",
+                         "aten." + n + ".Scalar"}, {n}, fn};
+  for (auto& f : more) d.functions.push_back(std::move(f));
+  for (auto& m : methods) d.methods.push_back(std::move(m));
+  return d;
+}
+
+const OpRegistrar reg_land{bdef("logical_and", binary_op<LAnd>)};
+const OpRegistrar reg_lor{bdef("logical_or", binary_op<LOr>)};
+const OpRegistrar reg_lxor{bdef("logical_xor", binary_op<LXor>)};
+const OpRegistrar reg_band{bdef("bitwise_and", binary_op<BAnd>)};
+const OpRegistrar reg_bor{bdef("bitwise_or", binary_op<BOr>)};
+const OpRegistrar reg_bxor{bdef("bitwise_xor", binary_op<BXor>)};
+const OpRegistrar reg_lshift{bdef("bitwise_left_shift", binary_op<LShift>, {"aten.__lshift__.Tensor", "aten.__lshift__.Scalar"})};
+const OpRegistrar reg_rshift{bdef("bitwise_right_shift", binary_op<RShift>, {"aten.__rshift__.Tensor", "aten.__rshift__.Scalar"})};
+const OpRegistrar reg_max{bdef("maximum", binary_op<Max>)};
+const OpRegistrar reg_min{bdef("minimum", binary_op<Min>)};
+const OpRegistrar reg_fmax{bdef("fmax", binary_op<FMax>)};
+const OpRegistrar reg_fmin{bdef("fmin", binary_op<FMin>)};
+const OpRegistrar reg_fmod{bdef("fmod", binary_op<FMod>)};
+const OpRegistrar reg_atan2{bdef("atan2", binary_op<Atan2>, {"torch.arctan2", "torch.Tensor.arctan2"}, {"arctan2"})};
+const OpRegistrar reg_hypot{bdef("hypot", binary_op<Hypot>)};
+const OpRegistrar reg_copysign{bdef("copysign", binary_op<Copysign>)};
+const OpRegistrar reg_lerp{bdef("lerp", lerp_op)};
+
+}  // namespace
+}  // namespace fx

@@ -1,0 +1,172 @@
+"""Generates tests/golden/modules/*.fxw: small models built from leaf torch.nn modules (call_module
+nodes), exported with the real exporter and their reference outputs, for
+tests/cpp/runtime/examples_test.cpp (ModuleGoldensMatchTheirReferences).
+
+Run:  PYTHONPATH=python /root/.cache/fxwasm/venv-torch-2.15.0/bin/python tests/golden/modules/gen_modules.py
+Each model is kept tiny (weights of a few hundred values) so the files stay small.
+"""
+import os
+
+import torch
+import torch.nn as nn
+
+import fxwasm
+
+OUT = os.path.dirname(os.path.abspath(__file__))
+torch.manual_seed(0)
+
+
+def randomize_stats(model):
+    """Running statistics and affine weights away from their initial 0/1, so norms are really checked."""
+    for m in model.modules():
+        if isinstance(m, (nn.BatchNorm1d, nn.BatchNorm2d)) or (isinstance(m, nn.InstanceNorm2d) and m.track_running_stats):
+            m.running_mean.uniform_(-0.5, 0.5)
+            m.running_var.uniform_(0.5, 1.5)
+        for name in ("weight", "bias"):
+            p = getattr(m, name, None)
+            if isinstance(p, nn.Parameter) and isinstance(m, (nn.BatchNorm1d, nn.BatchNorm2d, nn.LayerNorm,
+                                                               nn.GroupNorm, nn.InstanceNorm2d)):
+                with torch.no_grad():
+                    p.uniform_(-1.0, 1.0)
+    return model
+
+
+MODELS = {
+    "conv_stack": (nn.Sequential(
+        nn.Conv2d(3, 4, 3, padding=1), nn.BatchNorm2d(4), nn.ReLU6(),
+        nn.Conv2d(4, 4, 3, stride=2, padding=1, groups=4, bias=False), nn.Hardswish(),
+        nn.Conv2d(4, 6, 1), nn.GroupNorm(2, 6), nn.SiLU(),
+        nn.Conv2d(6, 4, (3, 2), padding="same", dilation=(2, 1), padding_mode="reflect"),
+        nn.ConvTranspose2d(4, 3, 3, stride=2, padding=1, output_padding=1), nn.InstanceNorm2d(3, affine=True),
+        nn.ZeroPad2d((1, 0, 2, 1)), nn.MaxPool2d(3, 2, 1, ceil_mode=True), nn.AvgPool2d(2, count_include_pad=False),
+        nn.AdaptiveAvgPool2d((2, 3)), nn.Flatten(), nn.Dropout(0.3), nn.Linear(18, 5), nn.LogSoftmax(dim=1)),
+        (torch.randn(2, 3, 11, 13),)),
+    "conv1d_stack": (nn.Sequential(
+        nn.Conv1d(3, 4, 3, padding=2, dilation=2), nn.BatchNorm1d(4), nn.ELU(0.5),
+        nn.ConvTranspose1d(4, 2, 4, stride=2, groups=2), nn.ReflectionPad1d(2), nn.MaxPool1d(3, 2),
+        nn.AvgPool1d(2), nn.AdaptiveMaxPool1d(3), nn.AdaptiveAvgPool1d(2), nn.Tanh()),
+        (torch.randn(2, 3, 17),)),
+    "activations": (nn.Sequential(
+        nn.Linear(6, 8), nn.LeakyReLU(0.1), nn.Linear(8, 8), nn.GELU(approximate="tanh"), nn.Linear(8, 8),
+        nn.Softplus(beta=2.0, threshold=5.0), nn.Linear(8, 8), nn.Hardtanh(-0.5, 0.5), nn.Mish(), nn.Sigmoid(),
+        nn.Hardsigmoid(), nn.GELU(), nn.ReLU(), nn.Identity(), nn.Softmax(dim=-1)),
+        (torch.randn(3, 6),)),
+    "embed_norm": (nn.Sequential(
+        nn.Embedding(11, 6, padding_idx=0), nn.LayerNorm(6), nn.Linear(6, 6, bias=False), nn.Unflatten(2, (2, 3)),
+        nn.Flatten(1)), (torch.tensor([[1, 5, 0, 10], [3, 3, 7, 2]]),)),
+    "upsample_shuffle": (nn.Sequential(
+        nn.Upsample(scale_factor=2, mode="bilinear"), nn.Conv2d(2, 8, 3, padding=1), nn.PixelShuffle(2),
+        nn.Upsample(size=(9, 7), mode="nearest"), nn.UpsamplingBilinear2d(scale_factor=0.5),
+        nn.ReplicationPad2d(1), nn.AdaptiveMaxPool2d((3, 2)), nn.Softmin(dim=1)),
+        (torch.randn(1, 2, 4, 5),)),
+}
+
+
+class BilinearPair(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.bil = nn.Bilinear(4, 3, 5)
+        self.norm = nn.BatchNorm1d(5)
+
+    def forward(self, a, b):
+        return self.norm(self.bil(a, b))
+
+
+MODELS["bilinear"] = (BilinearPair(), (torch.randn(4, 4), torch.randn(4, 3)))
+
+
+class AttentionPair(nn.Module):
+    """Self-attention with a padding mask (weights averaged), then cross-attention with kdim/vdim, bias_kv,
+    zero attention and a float mask (per-head weights), then a bool 3-D mask without weights."""
+    def __init__(self):
+        super().__init__()
+        self.self_attn = nn.MultiheadAttention(8, 2, batch_first=True)
+        self.cross = nn.MultiheadAttention(8, 4, kdim=6, vdim=5, add_bias_kv=True, add_zero_attn=True)
+        self.masked = nn.MultiheadAttention(8, 2, bias=False)
+
+    def forward(self, x, mem, pad, fmask, bmask):
+        a, w1 = self.self_attn(x, x, x, key_padding_mask=pad)
+        q = a.transpose(0, 1)
+        b, w2 = self.cross(q, mem, mem[..., :5], attn_mask=fmask, average_attn_weights=False)
+        c, w3 = self.masked(b, b, b, attn_mask=bmask, need_weights=False)
+        return c, w1, w2, w3
+
+
+class UnbatchedCausalAttention(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.attn = nn.MultiheadAttention(6, 3)
+
+    def forward(self, x, mask):
+        out, w = self.attn(x, x, x, attn_mask=mask, need_weights=False, is_causal=True)
+        out2, w2 = self.attn(x, x, x, attn_mask=mask)
+        return out, out2, w2
+
+
+class Recurrent(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(4, 5, 2, batch_first=True, bidirectional=True)
+        self.gru = nn.GRU(10, 3, bias=False)
+        self.rnn = nn.RNN(3, 4, nonlinearity="relu", num_layers=2)
+        self.rnn_tanh = nn.RNN(4, 2)
+        self.proj = nn.LSTM(4, 6, proj_size=3)
+
+    def forward(self, x, h0, c0):
+        y, (h, c) = self.lstm(x)
+        z, hg = self.gru(y.transpose(0, 1), h0[:, :, :3])
+        r, hr = self.rnn(z)
+        t, ht = self.rnn_tanh(r[:, 0])  # unbatched
+        p, (hp, cp) = self.proj(r, (h0, c0))
+        return y, h, c, z, hg, r, hr, t, ht, p, hp, cp
+
+
+class Encoders(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.pre = nn.TransformerEncoderLayer(8, 2, 16, dropout=0.1, activation="gelu", batch_first=True,
+                                              norm_first=True)
+        self.stack = nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 12, batch_first=True), 2,
+                                           norm=nn.LayerNorm(8))
+        self.seq_first = nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 4, 12, activation=nn.GELU()), 1,
+                                               enable_nested_tensor=False)
+
+    def forward(self, x, causal, pad):
+        a = self.pre(x, src_mask=causal, is_causal=True)
+        b = self.stack(a, src_key_padding_mask=pad)
+        c = self.seq_first(b.transpose(0, 1), mask=causal)
+        d = self.stack(a, mask=causal)
+        return a, b, c, d
+
+
+_pad = torch.tensor([[False, False, False, True], [False, False, False, False]])
+_bmask = (torch.rand(4, 4, 4) > 0.6) & ~torch.eye(4, dtype=torch.bool)  # no row fully masked
+MODELS["attention"] = (AttentionPair(), (torch.randn(2, 4, 8), torch.randn(3, 2, 6), _pad, torch.randn(4, 3),
+                                         _bmask))
+MODELS["attention_causal"] = (UnbatchedCausalAttention(), (torch.randn(5, 6),
+                                                           nn.Transformer.generate_square_subsequent_mask(5)))
+MODELS["recurrent"] = (Recurrent(), (torch.randn(2, 3, 4), torch.randn(1, 2, 3), torch.randn(1, 2, 6)))
+MODELS["encoders"] = (Encoders(), (torch.randn(2, 4, 8), nn.Transformer.generate_square_subsequent_mask(4),
+                                   torch.tensor([[False, False, True, True], [False, False, False, False]])))
+# No padding mask: torch's nested-tensor path (data-dependent) keeps the model above from make_fx/export.
+# (Inside a Sequential so that symbolic_trace keeps the encoder a leaf rather than tracing its forward.)
+MODELS["encoder_plain"] = (nn.Sequential(nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 12, batch_first=True),
+                                                               2, norm=nn.LayerNorm(8))), (torch.randn(2, 5, 8),))
+
+for name, (model, inputs) in MODELS.items():
+    randomize_stats(model).eval()
+    path = os.path.join(OUT, f"{name}.fxw")
+    fxwasm.save(model, path, example_inputs=inputs, reference=True)
+    print(f"wrote {path} ({os.path.getsize(path)} bytes)")
+
+# The same recurrent and attention models through make_fx and torch.export: aten.lstm.input / gru.input /
+# rnn_*.input (export) and aten.mkldnn_rnn_layer (make_fx's CPU LSTM decomposition) instead of leaves.
+for name in ("recurrent", "attention", "attention_causal", "encoder_plain"):
+    model, inputs = MODELS[name]
+    for tracer in ("aten", "export"):
+        path = os.path.join(OUT, f"{name}_{tracer}.fxw")
+        try:
+            fxwasm.save(model, path, example_inputs=inputs, tracer=tracer, reference=True)
+            print(f"wrote {path} ({os.path.getsize(path)} bytes)")
+        except Exception as e:  # a tracer that cannot take the model is reported, not fatal
+            print(f"skipped {name} ({tracer}): {type(e).__name__}: {str(e).splitlines()[0][:200]}")

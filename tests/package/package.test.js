@@ -1,0 +1,161 @@
+// The npm package as outsiders get it: `npm pack`, then `npm install fxwasm-x.y.z.tgz` into fresh
+// temporary projects (offline-safe: the only dependency, commander, comes from the npm cache), then used
+// from Node ESM, through its bin, from TypeScript, and bundled by Vite into a page run in headless Chromium.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(here, '..', '..');
+const FIXTURES = path.join(here, 'fixtures');
+const MLP = path.join(ROOT, '.cache', 'corpus', 'mlp.fxw');
+const CHROMIUM = process.env.FXWASM_CHROMIUM || '/usr/bin/chromium';
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+
+let tmp;
+let tarball;
+
+function sh(cmd, args, cwd, extraEnv = {}) {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, ...extraEnv }, maxBuffer: 1 << 26 });
+  if (r.status !== 0) {
+    throw new Error(`${cmd} ${args.join(' ')} (in ${cwd}) exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
+  }
+  return r.stdout;
+}
+
+/** A fresh project folder with the tarball installed. */
+function freshProject(name, extra = {}) {
+  const dir = path.join(tmp, name);
+  fs.mkdirSync(dir);
+  fs.writeFileSync(path.join(dir, 'package.json'),
+    JSON.stringify({ name: `consumer-${name}`, private: true, type: 'module', ...extra }, null, 2));
+  sh('npm', ['install', tarball, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], dir);
+  return dir;
+}
+
+beforeAll(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fxwasm-package-'));
+  // The package ships the wasm build: build it first (incremental) unless told to pack what is there.
+  if (!process.env.FXWASM_SKIP_BUILD) sh('bash', ['scripts/build-wasm.sh'], ROOT);
+  const json = JSON.parse(sh('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', tmp], ROOT));
+  tarball = path.join(tmp, json[0].filename);
+  globalThis.packed = json[0].files.map((f) => f.path);
+});
+
+afterAll(() => {
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+test('the tarball holds the ESM sources, types, bin, wasm build and seed example — no tests', () => {
+  const files = globalThis.packed;
+  for (const f of ['package.json', 'README.md', 'web/src/index.js', 'web/src/index.d.ts', 'web/bin/fxwasm.js',
+    'web/dist/fxwasm.mjs', 'web/dist/fxwasm.wasm', 'examples/seed/toy_example.fxw']) {
+    expect(files).toContain(f);
+  }
+  expect(files.filter((f) => /^(tests|cpp|python|build|node_modules)\//.test(f))).toEqual([]);
+  // Few runtime dependencies, each pinned to an exact version (they install from the npm cache offline).
+  expect(Object.keys(pkg.dependencies)).toContain('commander');
+  for (const v of Object.values(pkg.dependencies)) expect(v).toMatch(/^\d+\.\d+\.\d+$/);
+});
+
+test('installed into a fresh project, imported as ESM: loads and runs the seed example and the corpus MLP', () => {
+  const dir = freshProject('esm');
+  expect(fs.readdirSync(path.join(dir, 'node_modules')).sort()).toEqual(expect.arrayContaining(['commander', 'fxwasm']));
+  fs.copyFileSync(path.join(FIXTURES, 'consumer.mjs'), path.join(dir, 'consumer.mjs'));
+  const report = JSON.parse(sh(process.execPath, ['consumer.mjs', MLP], dir).trim().split('\n').at(-1));
+  for (const name of ['load', 'save', 'create', 'tensor', 'Tensor', 'FxError', 'GraphModule', 'readNpy', 'writeNpz']) {
+    expect(report.exports).toContain(name);
+  }
+  expect(report.seedTable).toContain('call_function  abs_1   torch.abs');
+  expect(report.seedProgress.loaded).toBe(report.seedProgress.total);
+  expect(report.seedOut.slice(0, 2)).toEqual(['bool', []]);
+  expect(report.seedNamed).toEqual([10]);
+  expect(report.seedCheck).toBe('pass');
+  expect(report.roundTrip).toBe(true);
+  expect(report.disposedError).toBe(true);
+
+  // npm test builds the corpus (scripts/test.sh) before this suite.
+  expect(fs.existsSync(MLP)).toBe(true);
+  expect(report.mlp.nodes).toBe(7);
+  expect(report.mlp.tableLines).toBe(2 + 7);
+  expect(report.mlp.unsupported).toEqual([]);
+  expect(report.mlp.out).toEqual(['float32', [64, 10]]);
+  expect(report.mlp.check).toBe('pass');
+
+  // The bin works from the installed package.
+  const bin = path.join(dir, 'node_modules', '.bin', 'fxwasm');
+  const toy = path.join(dir, 'node_modules', 'fxwasm', 'examples', 'seed', 'toy_example.fxw');
+  expect(sh(bin, ['table', toy], dir)).toBe(report.seedTable);
+  expect(sh(bin, ['check', toy], dir)).toMatch(/check: pass/);
+  expect(sh(bin, ['--version'], dir).trim()).toBe(pkg.version);
+});
+
+test('a TypeScript consumer type-checks against the installed package', () => {
+  const dir = freshProject('ts');
+  for (const f of ['consumer.ts', 'tsconfig.json']) fs.copyFileSync(path.join(FIXTURES, 'ts', f), path.join(dir, f));
+  const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  const r = spawnSync(process.execPath, [tsc, '--noEmit', '-p', dir], { cwd: dir, encoding: 'utf8' });
+  expect(`${r.stdout}${r.stderr}`).toBe('');
+  expect(r.status).toBe(0);
+});
+
+const MIME = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm',
+  '.fxw': 'application/octet-stream', '.css': 'text/css' };
+
+function serve(dir) {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://x');
+    const file = path.join(dir, decodeURIComponent(url.pathname === '/' ? '/index.html' : url.pathname));
+    if (!file.startsWith(dir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      res.writeHead(404);
+      res.end('not found');
+      return;
+    }
+    const bytes = fs.readFileSync(file);
+    res.writeHead(200, { 'content-type': MIME[path.extname(file)] || 'application/octet-stream', 'content-length': bytes.length });
+    res.end(bytes);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+test('a Vite-built app using the package runs in headless Chromium', async () => {
+  const dir = freshProject('vite');
+  for (const f of ['index.html', 'main.js']) fs.copyFileSync(path.join(FIXTURES, 'vite-app', f), path.join(dir, f));
+  fs.mkdirSync(path.join(dir, 'public'));
+  fs.copyFileSync(path.join(ROOT, 'examples', 'seed', 'toy_example.fxw'), path.join(dir, 'public', 'toy.fxw'));
+  // The project's pinned Vite (a devDependency), run on the consumer's folder.
+  sh(process.execPath, [path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], dir);
+  const assets = fs.readdirSync(path.join(dir, 'dist', 'assets'));
+  expect(assets.some((f) => f.endsWith('.wasm'))).toBe(true);
+
+  const server = await serve(path.join(dir, 'dist'));
+  const userDataDir = fs.mkdtempSync(path.join(tmp, 'chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`http://127.0.0.1:${server.address().port}/`);
+    await page.waitForFunction(() => document.getElementById('result').textContent !== 'loading', null, { timeout: 60000 });
+    const report = JSON.parse(await page.textContent('#result'));
+    expect(errors).toEqual([]);
+    expect(report.error).toBeUndefined();
+    expect(report).toMatchObject({ ok: true, lines: 2 + 8, check: 'pass', sameCode: true, fromBytes: true, badFile: true });
+    expect(report.out[0]).toBe('bool');
+    expect(report.out[2]).toEqual([10]);
+    expect(report.npy).toEqual([10]);
+    expect(report.progress.loaded).toBe(report.progress.total);
+  } finally {
+    await context.close();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
