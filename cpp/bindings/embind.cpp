@@ -4,6 +4,7 @@
 // and file bytes stay in the wasm heap and are described by (ptr, nbytes) for JS to copy, kept alive
 // until JS calls fx_release.
 #include <emscripten/bind.h>
+#include <malloc.h>
 
 #include <cstdint>
 #include <functional>
@@ -208,6 +209,17 @@ std::string fx_dispose(int handle) {
   });
 }
 
+// The heap's size and the bytes malloc has handed out and not had back (dlmalloc's mallinfo), for tests
+// that check memory stays flat (tests/js/memory.test.js): the heap itself never shrinks, in-use bytes do.
+std::string fx_memory() {
+  return guarded([&] {
+    const struct mallinfo info = mallinfo();
+    return ojson{{"heap_bytes", static_cast<uint64_t>(__builtin_wasm_memory_size(0)) * 65536},
+                 {"in_use_bytes", static_cast<uint64_t>(info.uordblks)},
+                 {"models", registry().size()}};
+  });
+}
+
 }  // namespace
 }  // namespace fx
 
@@ -228,4 +240,5 @@ EMSCRIPTEN_BINDINGS(fxwasm) {
   emscripten::function("fx_save", &fx::fx_save);
   emscripten::function("fx_release", &fx::fx_release);
   emscripten::function("fx_dispose", &fx::fx_dispose);
+  emscripten::function("fx_memory", &fx::fx_memory);
 }

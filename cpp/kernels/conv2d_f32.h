@@ -29,8 +29,8 @@ void f32_conv2d_nchw(const ConvGeom& g, size_t OC, const float* x, const float* 
                      const ConvEpilogue& e = {}, GemmUkernelFn ukernel = nullptr);
 
 // Depthwise 3×3 (stride 1 or 2, dilation 1, any padding) over one channel plane, SIMD128 where built with
-// it: out[oh, ow] = clamp(bias + Σ w[kh, kw]·x[oh·S − PH + kh, ow·S − PW + kw]). Other shapes: FxError-free
-// fallback is conv_depthwise in kernels/conv.h (the caller chooses; this one requires KH = KW = 3).
+// it: out[oh, ow] = clamp(bias + Σ w[kh, kw]·x[oh·S − PH + kh, ow·S − PW + kw]). Requires KH = KW = 3;
+// other strides or dilations run the scalar loop. Other depthwise shapes use conv_depthwise (kernels/conv.h).
 void f32_dwconv3x3_plane(const ConvGeom& g, const float* x, const float* w, float bias, float* out, float min,
                          float max);
 // The scalar reference of f32_dwconv3x3_plane (also used for its border pixels).

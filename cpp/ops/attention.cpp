@@ -1,5 +1,6 @@
 // F.scaled_dot_product_attention (boolean or additive masks, is_causal, scale, grouped-query heads) and
 // aten's CPU flash-attention form that also returns the log-sum-exp. Built on matmul_tensor + softmax.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -112,6 +113,15 @@ Object flash_cpu_op(const OpCall& call) {
                              "is_causal=False, *, attn_mask=None, scale=None)");
   Args a = schema.parse(call);
   auto r = sdpa(a.tensor(0), a.tensor(1), a.tensor(2), opt_tensor(a, 5), a.boolean(4), opt_double(a, 6), false);
+  // torch allocates this output like the query (empty_like keeps its dim order); the graphs make_fx
+  // records then `view` the permuted result, which only works with those strides.
+  const Tensor& q = a.tensor(0);
+  std::vector<int64_t> order(static_cast<size_t>(q.dim()));
+  for (int64_t d = 0; d < q.dim(); ++d) order[d] = d;
+  std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) { return q.strides()[x] > q.strides()[y]; });
+  std::vector<int64_t> inverse(order.size());
+  for (size_t i = 0; i < order.size(); ++i) inverse[order[i]] = static_cast<int64_t>(i);
+  r.first = permute_view(permute_view(r.first, order).contiguous(), inverse);
   return Object::tuple({r.first, r.second});
 }
 

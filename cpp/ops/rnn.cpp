@@ -160,7 +160,7 @@ Object rnn_op(const OpCall& call) {
                  a.boolean(7), a.boolean(8), name);
 }
 
-// One LSTM layer, one direction; hx/cx [1, B, H]. Returns (output, hy, cy, workspace).
+// One LSTM layer, one direction; hx/cx hold B × H values ([B, H] or [1, B, H]). Returns (output, hy, cy, workspace).
 Object mkldnn_rnn_layer_op(const OpCall& call) {
   static const Schema schema("mkldnn_rnn_layer(input, weight0, weight1, weight2, weight3, hx_, cx_, reverse, "
                              "batch_sizes, mode, hidden_size, num_layers, has_biases, bidirectional, batch_first, train)");
@@ -169,7 +169,8 @@ Object mkldnn_rnn_layer_op(const OpCall& call) {
   const Tensor& input = a.tensor(0);
   if (input.dim() != 3) throw FxError("mkldnn_rnn_layer: input must have 3 dimensions");
   const DType original = input.dtype();
-  Tensor x = float_contiguous(a.boolean(14) ? permute_view(input, {1, 0, 2}) : input, "mkldnn_rnn_layer");
+  // The input is always [S, B, I]: callers transpose first and pass batch_first only for the record.
+  Tensor x = float_contiguous(input, "mkldnn_rnn_layer");
   const int64_t S = x.shape()[0], B = x.shape()[1], H = a.integer(10);
   Tensor hx = to_dtype(a.tensor(5), x.dtype()).contiguous(), cx = to_dtype(a.tensor(6), x.dtype()).contiguous();
   if (hx.numel() != B * H || cx.numel() != B * H) throw FxError("mkldnn_rnn_layer: hx and cx must hold batch × hidden_size values");
@@ -182,8 +183,7 @@ Object mkldnn_rnn_layer_op(const OpCall& call) {
     run_direction<T>(Cell::Lstm, x, w, a.boolean(7), hx.data<T>(), cx.data<T>(), y.data<T>(), H, 0, hy.data<T>(),
                      cy.data<T>());
   });
-  Tensor out = a.boolean(14) ? permute_view(y, {1, 0, 2}).contiguous() : y;
-  return Object::tuple({restore_dtype(out, original), restore_dtype(hy, original), restore_dtype(cy, original),
+  return Object::tuple({restore_dtype(y, original), restore_dtype(hy, original), restore_dtype(cy, original),
                         Tensor::empty({0}, DType::UInt8)});
 }
 

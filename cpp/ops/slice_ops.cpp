@@ -215,10 +215,13 @@ const OpRegistrar reg_unbind{def("unbind", unbind_op, {})};
 const OpRegistrar reg_aten_unbind{OpDef{"aten.unbind.int", {}, {}, as_list<unbind_op>}};
 const OpRegistrar reg_split{def("split", split_op, {"torch.split_with_sizes", "torch.Tensor.split_with_sizes"},
                                 {"split_with_sizes"})};
-const OpRegistrar reg_aten_split{OpDef{"aten.split.Tensor", {"aten.split_with_sizes.default", "aten.split.sizes"}, {},
+// unsafe_split* differ from split only in autograd's view tracking, which an inference runtime has not.
+const OpRegistrar reg_aten_split{OpDef{"aten.split.Tensor", {"aten.split_with_sizes.default", "aten.split.sizes",
+                                                            "aten.unsafe_split.Tensor",
+                                                            "aten.unsafe_split_with_sizes.default"}, {},
                                        as_list<split_op>}};
 const OpRegistrar reg_chunk{def("chunk", chunk_op, {})};
-const OpRegistrar reg_aten_chunk{OpDef{"aten.chunk.default", {}, {}, as_list<chunk_op>}};
+const OpRegistrar reg_aten_chunk{OpDef{"aten.chunk.default", {"aten.unsafe_chunk.default"}, {}, as_list<chunk_op>}};
 const OpRegistrar reg_tensor_split{def("tensor_split", tensor_split_op, {})};
 const OpRegistrar reg_aten_tensor_split{OpDef{"aten.tensor_split.sections",
                                               {"aten.tensor_split.indices", "aten.tensor_split.tensor_indices_or_sections"},

@@ -39,6 +39,10 @@ struct Interpreter::InputSpec {
   std::vector<std::string> dim_names;
   std::string dtype;  // empty when the meta has none
   bool varargs = false;
+  // make_fx, torch.export and Dynamo specialise a graph to the sizes they traced (views carry them), so
+  // those sizes are required; symbolic_trace and hand-built graphs record example sizes only, so there
+  // the rank and dtype are required and any sizes accepted (a batch of 1 runs a graph traced with 16).
+  bool sizes_fixed = true;
 
   bool says_anything() const { return has_shape || !dtype.empty(); }
 
@@ -48,6 +52,7 @@ struct Interpreter::InputSpec {
       s += " [";
       for (size_t i = 0; i < dims.size(); ++i) s += (i ? ", " : "") + (dims[i] < 0 ? dim_names[i] : std::to_string(dims[i]));
       s += "]";
+      if (!sizes_fixed) s += " (any sizes of rank " + std::to_string(dims.size()) + ")";
     }
     return s;
   }
@@ -55,7 +60,11 @@ struct Interpreter::InputSpec {
 
 namespace {
 
-Interpreter::InputSpec input_spec(const Node& n);
+Interpreter::InputSpec input_spec(const Node& n, bool sizes_fixed);
+
+bool tracer_fixes_sizes(const std::string& tracer) {
+  return tracer == "aten" || tracer == "export" || tracer == "dynamo";
+}
 
 std::string node_label(const Node& n) { return std::string(op_name(n.op())) + " " + n.target(); }
 
@@ -147,7 +156,7 @@ Interpreter::Interpreter(const GraphModule& gm, bool fuse) : gm_(gm) {
     for (const auto& [k, v] : n.kwargs()) s.kwargs.emplace_back(k, compile(v));
     if (n.op() == Op::Placeholder) {
       placeholders_.push_back(&n);
-      input_specs_.push_back(input_spec(n));
+      input_specs_.push_back(input_spec(n, tracer_fixes_sizes(gm.producer().tracer)));
     }
     if (n.op() == Op::GetAttr) s.attr = resolve_attr(gm, n);
     if (n.op() == Op::CallFunction || n.op() == Op::CallMethod) s.def = OpRegistry::global().find(n.op(), n.target());
@@ -217,9 +226,10 @@ Interpreter::~Interpreter() = default;
 
 namespace {
 
-Interpreter::InputSpec input_spec(const Node& n) {
+Interpreter::InputSpec input_spec(const Node& n, bool sizes_fixed) {
   Interpreter::InputSpec spec;
   spec.node = &n;
+  spec.sizes_fixed = sizes_fixed;
   spec.varargs = !n.target().empty() && n.target()[0] == '*';
   if (const Value* shape = n.meta_value("shape"); shape && shape->kind() == ValueKind::Size) {
     spec.has_shape = true;
@@ -252,7 +262,8 @@ void Interpreter::check_inputs(const std::vector<Object>& inputs) const {
     bool ok = spec.dtype.empty() || spec.dtype == dtype_name(t.dtype());
     if (spec.has_shape) {
       ok = ok && spec.dims.size() == t.shape().size();
-      for (size_t d = 0; ok && d < spec.dims.size(); ++d) ok = spec.dims[d] < 0 || spec.dims[d] == t.shape()[d];
+      for (size_t d = 0; ok && spec.sizes_fixed && d < spec.dims.size(); ++d)
+        ok = spec.dims[d] < 0 || spec.dims[d] == t.shape()[d];
     }
     if (!ok) {
       std::string got = std::string(dtype_name(t.dtype())) + " [";

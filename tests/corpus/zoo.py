@@ -5,7 +5,7 @@ and aten tracers, then runs each file natively on its stored reference and repor
                                [--runner native|node] [--build DIR] [--force] [--no-run]
 
 Not part of `npm test` (exporting and running sixteen networks takes minutes). Runners:
-  native  the Zoo.* GoogleTest of a native build (fxwasm_tests with FXWASM_ZOO_DIR set); --build picks it
+  native  `fxwasm_native check` of a native build (cpp/tools/fxwasm_native.cpp); --build picks it
   node    `node web/bin/fxwasm.js check FILE` per file (the wasm package as built in web/)
 Export failures (the tracer cannot take the model) are reported as such, separately from run failures.
 """
@@ -73,22 +73,23 @@ def export_all(names, tracers, size, out_dir, force):
 
 
 def run_native(out_dir, build, only_stems):
-    exe = os.path.join(build, "fxwasm_tests")
+    exe = os.path.join(build, "fxwasm_native")
     if not os.path.exists(exe):
         sys.exit(f"zoo: no {exe}; build natively first (cmake -S . -B {build} && cmake --build {build})")
-    env = dict(os.environ, FXWASM_ZOO_DIR=out_dir)
-    p = subprocess.run([exe, "--gtest_filter=Zoo.*"], env=env, capture_output=True, text=True)
+    files = sorted(os.path.join(out_dir, f) for f in os.listdir(out_dir)
+                   if f.endswith(".fxw") and f[:-4] in only_stems)
+    p = subprocess.run([exe, "check", *files], capture_output=True, text=True)
     results = {}
     for line in p.stdout.splitlines():
-        if line.startswith("ZOO PASS "):
-            stem, ms = line[len("ZOO PASS "):].rsplit(" ", 1)
+        if line.startswith("PASS "):
+            stem, ms = line[len("PASS "):].rsplit(" ", 1)
             results[stem] = (True, f"{ms} ms")
-        elif line.startswith("ZOO FAIL "):
-            stem, why = line[len("ZOO FAIL "):].split(": ", 1)
+        elif line.startswith("FAIL "):
+            stem, why = line[len("FAIL "):].split(": ", 1)
             results[stem] = (False, why)
     if not results and p.returncode not in (0, 1):
         print(p.stdout[-2000:], p.stderr[-2000:])
-    return {k: v for k, v in results.items() if k in only_stems}
+    return results
 
 
 def run_node(out_dir, stems):

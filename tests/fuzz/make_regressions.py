@@ -94,7 +94,7 @@ def main():
     write("nodes_not_array", container(program(nodes={"a": 1})), "program.nodes is missing or not an array")
     write("dangling_reference", container(program(nodes=[
         node("placeholder", "x", "x"), node("call_function", "relu", "torch.relu", [{"$node": "foo"}]),
-        node("output", "output", "output", [{"$node": "relu"}])])), "node 'relu': args refer to unknown node 'foo'")
+        node("output", "output", "output", [{"$node": "relu"}])])), "args refer to unknown node 'foo'")
     write("self_cycle", container(program(nodes=[
         node("placeholder", "x", "x"), node("call_function", "relu", "torch.relu", [{"$node": "relu"}]),
         node("output", "output", "output", [{"$node": "relu"}])])), "refers to itself (a cycle)")

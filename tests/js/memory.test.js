@@ -1,7 +1,7 @@
-// Memory stays flat: thousands of runs of one model keep the wasm heap and the JS heap where they were;
-// a disposed GraphModule gives its memory back; loading and disposing many models in a row needs no more
-// heap than the first round did. (wasm memory never shrinks, so "gives back" is measured as "is reused":
-// the heap does not grow when the same work is done again.)
+// Memory stays flat: thousands of runs of one model keep the wasm heap and the JS heap where they were; a
+// disposed GraphModule gives its memory back; loading and disposing many models in a row needs no more
+// heap than the largest does. "In use" is malloc's count of bytes handed out (fx_memory, dlmalloc's
+// mallinfo); the heap's size is what the page pays for, and wasm memory never shrinks, so it must not grow.
 import fs from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
@@ -23,8 +23,11 @@ const CORPUS = [
   'tests/golden/passes/conv_bn.fxw',
 ].map((p) => path.join(ROOT, p)).filter((p) => fs.existsSync(p));
 
-async function heapBytes() {
-  return (await getRuntime()).heap.byteLength;
+const SLACK = 64 * 1024;  // allocator bookkeeping that may move between two measurements
+
+async function memory() {
+  const { heap_bytes: heap, in_use_bytes: inUse, models } = (await getRuntime()).call('fx_memory');
+  return { heap, inUse, models };
 }
 
 function jsHeapUsed() {
@@ -40,14 +43,16 @@ test('3000 runs keep the wasm heap and the JS heap flat', async () => {
   const runs = async (n) => {
     for (let i = 0; i < n; i++) {
       const [lt, x] = await gm.run({ l_a_: a, l_b_: b });
-      if (lt.data[0] !== 0 || x.data.length !== 10) throw new Error(`unexpected output at run ${i}`);
+      if (Number(lt.data[0]) !== 0 || x.data.length !== 10) throw new Error(`unexpected output at run ${i}`);
     }
   };
   await runs(200);  // warm-up: the allocator's pools and V8's code reach their steady state
-  const wasm0 = await heapBytes();
+  const m0 = await memory();
   const js0 = jsHeapUsed();
   await runs(3000);
-  expect(await heapBytes()).toBe(wasm0);
+  const m1 = await memory();
+  expect(m1.heap).toBe(m0.heap);
+  expect(Math.abs(m1.inUse - m0.inUse)).toBeLessThan(SLACK);
   expect(jsHeapUsed() - js0).toBeLessThan(2 * 1024 * 1024);
   gm.dispose();
 });
@@ -63,48 +68,63 @@ test('failed runs and failed loads leak nothing either', async () => {
     }
   };
   await fail(100);
-  const wasm0 = await heapBytes();
+  const m0 = await memory();
   const js0 = jsHeapUsed();
   await fail(1000);
-  expect(await heapBytes()).toBe(wasm0);
+  const m1 = await memory();
+  expect(m1.heap).toBe(m0.heap);
+  expect(Math.abs(m1.inUse - m0.inUse)).toBeLessThan(SLACK);
   expect(jsHeapUsed() - js0).toBeLessThan(2 * 1024 * 1024);
   gm.dispose();
+});
+
+test('a disposed model gives its memory back', async () => {
+  const largest = CORPUS.map((p) => [p, fs.statSync(p).size]).sort((x, y) => y[1] - x[1])[0];
+  const bytes = new Uint8Array(fs.readFileSync(largest[0]));
+  const warm = await fxwasm.load(bytes);
+  await warm.check();
+  warm.dispose();
+  const before = await memory();
+  const gm = await fxwasm.load(bytes);
+  await gm.check();
+  const loaded = await memory();
+  expect(loaded.models).toBe(before.models + 1);
+  expect(loaded.inUse - before.inUse).toBeGreaterThan(largest[1] / 2);  // it holds the model's tensors
+  gm.dispose();
+  const after = await memory();
+  expect(after.models).toBe(before.models);
+  expect(Math.abs(after.inUse - before.inUse)).toBeLessThan(SLACK);
+  expect(() => gm.printTabular()).toThrow(/disposed/);
+
+  // Twenty at once hold twenty times as much, and give it all back.
+  const kept = [];
+  for (let i = 0; i < 20; i++) kept.push(await fxwasm.load(bytes));
+  expect((await memory()).inUse - before.inUse).toBeGreaterThan(20 * (largest[1] / 2));
+  for (const m of kept) m.dispose();
+  expect(Math.abs((await memory()).inUse - before.inUse)).toBeLessThan(SLACK);
 });
 
 test('loading, checking and disposing the corpus again and again needs no more heap than one round', async () => {
   const files = CORPUS.map((p) => new Uint8Array(fs.readFileSync(p)));
   const round = async () => {
+    let peak = 0;
     for (const bytes of files) {
       const gm = await fxwasm.load(bytes);
       const report = await gm.check();
       expect(['pass', 'no_reference']).toContain(report.status);
+      peak = Math.max(peak, (await memory()).inUse);
       gm.dispose();
-      expect(() => gm.printTabular()).toThrow(/disposed/);
     }
+    return peak;
   };
   await round();
-  await round();
-  const after2 = await heapBytes();
+  const base = await memory();
+  const peak = await round();
   for (let i = 0; i < 10; i++) await round();
-  expect(await heapBytes()).toBe(after2);
-});
-
-test('a disposed model gives its memory back: the largest one, loaded 30 times, fits where one did', async () => {
-  const largest = CORPUS.map((p) => [p, fs.statSync(p).size]).sort((x, y) => y[1] - x[1])[0][0];
-  const bytes = new Uint8Array(fs.readFileSync(largest));
-  const cycle = async () => {
-    const gm = await fxwasm.load(bytes);
-    await gm.check();
-    gm.dispose();
-  };
-  await cycle();
-  await cycle();
-  const one = await heapBytes();
-  for (let i = 0; i < 30; i++) await cycle();
-  expect(await heapBytes()).toBe(one);
-  // Without dispose, the same 30 loads hold 30 models at once: the heap must grow (the test measures something).
-  const kept = [];
-  for (let i = 0; i < 30; i++) kept.push(await fxwasm.load(bytes));
-  expect(await heapBytes()).toBeGreaterThan(one);
-  for (const gm of kept) gm.dispose();
+  const end = await memory();
+  expect(Math.abs(end.inUse - base.inUse)).toBeLessThan(SLACK);
+  expect(end.heap).toBe(base.heap);
+  // The heap holds what the largest model needed at its peak, and no more than that plus what the
+  // allocator keeps around (one round's peak, rounded up by wasm's growth steps).
+  expect(end.heap).toBeLessThanOrEqual(Math.max(32 * 1024 * 1024, 2 * peak));
 });

@@ -27,6 +27,9 @@ inline std::vector<uint8_t> raw_file(const std::string& header, const std::vecto
 
 inline Json node(const std::string& op, const std::string& name, const std::string& target,
                  Json args = Json::array(), Json kwargs = Json::object()) {
+  // Under clang, `{ref("x")}` for a Json parameter is a copy of the one element, not a one-element array
+  // (CWG 1467; GCC builds the array): wrap it, so the helpers mean the same with either compiler.
+  if (!args.is_array()) args = Json::array({args});
   Json n = Json::object();
   n["op"] = op;
   n["name"] = name;

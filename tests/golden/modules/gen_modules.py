@@ -152,6 +152,8 @@ MODELS["encoders"] = (Encoders(), (torch.randn(2, 4, 8), nn.Transformer.generate
 # (Inside a Sequential so that symbolic_trace keeps the encoder a leaf rather than tracing its forward.)
 MODELS["encoder_plain"] = (nn.Sequential(nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 12, batch_first=True),
                                                                2, norm=nn.LayerNorm(8))), (torch.randn(2, 5, 8),))
+MODELS["channel_shuffle"] = (nn.Sequential(nn.Conv2d(4, 6, 1), nn.ChannelShuffle(3), nn.ReLU()),
+                             (torch.randn(2, 4, 3, 3),))
 
 for name, (model, inputs) in MODELS.items():
     randomize_stats(model).eval()
@@ -161,7 +163,7 @@ for name, (model, inputs) in MODELS.items():
 
 # The same recurrent and attention models through make_fx and torch.export: aten.lstm.input / gru.input /
 # rnn_*.input (export) and aten.mkldnn_rnn_layer (make_fx's CPU LSTM decomposition) instead of leaves.
-for name in ("recurrent", "attention", "attention_causal", "encoder_plain"):
+for name in ("recurrent", "attention", "attention_causal", "encoder_plain", "channel_shuffle"):
     model, inputs = MODELS[name]
     for tracer in ("aten", "export"):
         path = os.path.join(OUT, f"{name}_{tracer}.fxw")
