@@ -18,7 +18,7 @@ WASM = os.path.join(ROOT, "web", "dist", "fxwasm.wasm")
 def fxwasm_cli(*args):
     assert shutil.which("node"), "node is not on PATH"
     assert os.path.exists(WASM), "web/dist/fxwasm.wasm is missing: run bash scripts/build-wasm.sh"
-    proc = subprocess.run(["node", CLI, *args], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    proc = subprocess.run(["node", CLI, *args], capture_output=True, text=True, timeout=600, cwd=ROOT)
     assert proc.returncode == 0, f"fxwasm {' '.join(args)} exited {proc.returncode}:\n{proc.stderr}"
     return proc.stdout
 

@@ -31,5 +31,5 @@ def test_zoo_model_matches_torch(tmp_path, name, tracer):
     model = ZOO[name]().eval()
     path = tmp_path / f"{name}_{tracer}.fxw"
     fxwasm.save(model, str(path), example_inputs=(torch.randn(1, 3, 64, 64),), tracer=tracer, reference=True)
-    p = subprocess.run(["node", CLI, "check", str(path)], capture_output=True, text=True, timeout=120)
+    p = subprocess.run(["node", CLI, "check", str(path)], capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, f"fxwasm check failed ({p.returncode}):\n{p.stdout}\n{p.stderr}"
