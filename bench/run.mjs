@@ -2,7 +2,7 @@
 // fxwasm against onnxruntime-web and tfjs-backend-wasm on the same models, weights and inputs, in Node.
 //
 //   npm run bench -- [--models mlp,conv_stack] [--runs N] [--warmup N] [--quick] [--out FILE]
-//                    [--budget S] [--no-export] [--no-threads] [--no-gemm]
+//                    [--budget S] [--no-export] [--no-threads] [--no-gemm] [--fx-threads N]
 //
 // Steps: bench/export_onnx.py writes the models (skipped when up to date); each engine loads each model;
 // warm-up calls (V8 optimises wasm functions only after their first calls); then N timed calls, the
@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import zlib from 'node:zlib';
 
 import { readNpyFile } from './lib/npy.mjs';
-import { fxwasmEngine, ortEngine, tfjsEngine, wasmFiles } from './lib/engines.mjs';
+import { fxwasmEngine, fxwasmThreadsEngine, ortEngine, tfjsEngine, wasmFiles } from './lib/engines.mjs';
 import { compare, Footnotes, fmtErr, fmtMB, fmtMs, median, summarize, table } from './lib/report.mjs';
 import { runGemmBench } from './lib/gemm.mjs';
 
@@ -39,6 +39,7 @@ const { values: argv } = parseArgs({
     'no-gemm': { type: 'boolean', default: false },
     child: { type: 'string' },    // internal: "ort-threads" runs only the multi-threaded ORT, prints JSON
     threads: { type: 'string' },
+    'fx-threads': { type: 'string' },  // fxwasm's threaded engine (default 2)
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -229,7 +230,9 @@ function printReport(res) {
   for (const [name, m] of Object.entries(res.models)) {
     if (m.error) { speedRows.push([name, notes.cell(m.error)]); continue; }
     const e = m.engines;
-    speedRows.push([name, m.flops ? (m.flops / 1e9).toPrecision(2) : '—', m.runs, cellMs(e.fxwasm), cellMs(e.ort),
+    const fxT = Object.keys(e).find((k) => /^fxwasm_\d+t$/.test(k));
+    speedRows.push([name, m.flops ? (m.flops / 1e9).toPrecision(2) : '—', m.runs, cellMs(e.fxwasm),
+      fxT ? cellMs(e[fxT]) : '—', fxT ? ratio(e.fxwasm, e[fxT]) : '—', cellMs(e.ort),
       ortT ? cellMs(e[ortT]) : '—', cellMs(e.tfjs), ratio(e.fxwasm, e.ort), ratio(e.fxwasm, e.tfjs),
       e.fxwasm?.gflops ? e.fxwasm.gflops.toFixed(1) : '—',
       e.ort?.gflops ? e.ort.gflops.toFixed(1) : '—']);
@@ -249,7 +252,7 @@ function printReport(res) {
       ` (OS threads ${res.ort_threads.os_threads_before} -> ${res.ort_threads.os_threads_after})` : ''}`);
   out.push('');
   out.push('Time per inference (ms, median; ratio > 1: fxwasm slower)');
-  out.push(table(['model', 'GFLOP', 'runs', 'fxwasm', 'ort-web 1t', ortT ? `ort-web ${res.ort_threads.threads}t` : 'ort-web mt',
+  out.push(table(['model', 'GFLOP', 'runs', 'fxwasm 1t', 'fxwasm mt', 'mt speed-up', 'ort-web 1t', ortT ? `ort-web ${res.ort_threads.threads}t` : 'ort-web mt',
     'tfjs-wasm', 'fxwasm/ort', 'fxwasm/tfjs', 'fxwasm GFLOP/s', 'ort GFLOP/s'], speedRows));
   out.push('');
   out.push('Output error, max abs / max rel (rel = max abs / max |reference|)');
@@ -294,7 +297,9 @@ async function childMain() {
 async function main() {
   if (!argv['no-export']) exportModels(opts.models);
   const started = new Date().toISOString();
-  const engines = [fxwasmEngine, ortEngine(1), tfjsEngine];
+  // fxwasm with 2 kernel threads (the pthreads build) next to 1, unless --no-threads.
+  const fxThreads = Number(argv['fx-threads'] ?? 2);
+  const engines = [fxwasmEngine, ...(argv['no-threads'] ? [] : [fxwasmThreadsEngine(fxThreads)]), ortEngine(1), tfjsEngine];
   const { init, models } = await measureAll(engines);
   const res = { started, node: process.version, cpus: os.cpus().length, options: opts, init, models };
 

@@ -66,13 +66,16 @@ export const fxwasmEngine = {
     const copyMs = performance.now() - t0;
     copy[0] ^= 1;  // touch it so the copy is not optimised away
     t0 = performance.now();
-    const gm = await fxwasm.load(bytes);
+    const threads = this.threads ?? 1;
+    const gm = await fxwasm.load(bytes, { threads });
     const loadMs = performance.now() - t0;
     const inputs = model.inputs.map((t) => fxwasm.tensor(t.data, t.shape, t.dtype));
     return {
       loadMs,
-      info: { readMs, copyMs, fileBytes: bytes.byteLength },
+      info: { readMs, copyMs, fileBytes: bytes.byteLength, threads },
       async run() {
+        // The live runtime's thread count is shared: set it for this engine's call.
+        await runtime.getRuntime({ threads });
         const out = firstTensor(await gm.run(inputs));
         if (!out) throw new Error('the model returned no tensor');
         return out.data;
@@ -81,6 +84,23 @@ export const fxwasmEngine = {
     };
   },
 };
+
+/** fxwasm with `threads` kernel threads (the pthreads build, web/dist/fxwasm-threads.wasm). */
+export function fxwasmThreadsEngine(threads) {
+  return {
+    ...fxwasmEngine,
+    id: `fxwasm_${threads}t`,
+    label: `fxwasm ${threads}t`,
+    threads,
+    async init() {
+      await importFxwasm();
+      const t0 = performance.now();
+      const rt = await runtime.getRuntime({ threads });
+      if (rt.threads !== threads) throw new Error(`the pthreads build did not start: ${runtime.threadsStartError()}`);
+      return { initMs: performance.now() - t0 };
+    },
+  };
+}
 
 // --- onnxruntime-web -------------------------------------------------------------------------------------
 let ort = null;
@@ -189,6 +209,7 @@ export const tfjsEngine = {
 export function wasmFiles(root) {
   const files = {
     fxwasm: path.join(root, 'web/dist/fxwasm.wasm'),
+    fxwasm_threads: path.join(root, 'web/dist/fxwasm-threads.wasm'),
     ort: path.join(path.dirname(require.resolve('onnxruntime-web')), 'ort-wasm-simd-threaded.wasm'),
     tfjs: path.join(path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm')),
       'tfjs-backend-wasm-simd.wasm'),

@@ -1,5 +1,6 @@
 #include "api/model.h"
 
+#include <cstring>
 #include <nlohmann/json.hpp>
 
 #include "ir/python_code.h"
@@ -84,10 +85,33 @@ struct TensorStats {
 
 }  // namespace
 
-std::unique_ptr<Model> Model::load(const uint8_t* data, size_t size, const std::string& source) {
+std::unique_ptr<Model> Model::load(const uint8_t* data, size_t size, const std::string& source,
+                                   bool allow_unsupported) {
   FX_CHECK(data != nullptr || size == 0, source + ": no data");
+  uint8_t* block = alloc_file_block(size);
+  if (!block) throw FxError(source + ": out of memory: cannot allocate " + std::to_string(size) + " bytes");
+  std::shared_ptr<uint8_t> file = own_file_block(block);
+  if (size) std::memcpy(block, data, size);
+  return load_block(std::move(file), size, source, allow_unsupported);
+}
+
+std::unique_ptr<Model> Model::load_block(std::shared_ptr<uint8_t> file, size_t size, const std::string& source,
+                                   bool allow_unsupported) {
+  FX_CHECK(file != nullptr || size == 0, source + ": no data");
   try {
-    return std::make_unique<Model>(read_fxw(data, size), source);
+    auto model = std::make_unique<Model>(read_fxw_block(std::move(file), size), source);
+    // Load-time planning: the interpreter resolves every op now, so the first run pays nothing extra.
+    const std::vector<UnsupportedOp> unsupported = find_unsupported(*model->gm_);
+    if (!unsupported.empty()) {
+      if (!allow_unsupported) throw FxError(format_unsupported(unsupported));
+    } else {
+      try {
+        model->interpreter();
+      } catch (const FxError&) {
+        if (!allow_unsupported) throw;  // inspection only: run() reports it again
+      }
+    }
+    return model;
   } catch (const FxError& e) {
     // Load errors name the file, so a user with many models knows which one is bad.
     throw FxError(source + ": " + e.bare_message(), e.node());

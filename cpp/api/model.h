@@ -18,8 +18,16 @@ namespace fx {
 
 class Model {
  public:
-  // Parses a .fxw file; `source` (a path, URL or "<bytes>") prefixes every load error.
-  static std::unique_ptr<Model> load(const uint8_t* data, size_t size, const std::string& source = "<bytes>");
+  // Parses a .fxw file; `source` (a path, URL or "<bytes>") prefixes every load error. Loading prepares
+  // the runtime (the interpreter's planning), so a graph with ops the runtime cannot run fails here with
+  // one FxError naming every unsupported target and the nodes using it — unless `allow_unsupported`
+  // (inspection only: text views, info, editing); run() then fails with that same message.
+  static std::unique_ptr<Model> load(const uint8_t* data, size_t size, const std::string& source = "<bytes>",
+                                     bool allow_unsupported = false);
+  // The same without copying the file: `file` (from serialize/reader.h's alloc_file_block) is kept alive
+  // by the tensors, which view its bytes.
+  static std::unique_ptr<Model> load_block(std::shared_ptr<uint8_t> file, size_t size, const std::string& source,
+                                     bool allow_unsupported = false);
   explicit Model(std::unique_ptr<GraphModule> gm, std::string source = "<memory>");
   // A GraphModule with an empty graph and a root module, for building a program from scratch.
   static std::unique_ptr<Model> empty();
@@ -49,7 +57,7 @@ class Model {
   std::vector<std::string> input_names() const;
 
   // One run with one Object per placeholder; the result has the output node's structure.
-  // The runtime is prepared on first use (unsupported ops are reported then, as FxError).
+  // The runtime is prepared at load, and again after an edit (graph_changed) on the next run.
   Object run(const std::vector<Object>& inputs, Profile* profile = nullptr);
 
   // Runs the reference inputs stored in the file and compares with the stored outputs.

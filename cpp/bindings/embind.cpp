@@ -18,6 +18,8 @@
 #include "api/graph_edit.h"
 #include "api/model.h"
 #include "api/wire.h"
+#include "kernels/parallel.h"
+#include "serialize/reader.h"
 #include "support/error.h"
 
 namespace fx {
@@ -87,9 +89,32 @@ std::string guarded_raw(const std::string& key, const std::function<std::string(
   }
 }
 
-std::string fx_load(uintptr_t ptr, size_t size, std::string source) {
+// `allow_unsupported`: load for inspection even when the runtime cannot run every op.
+std::string fx_load(uintptr_t ptr, size_t size, std::string source, bool allow_unsupported) {
   return guarded([&] {
-    auto model = Model::load(reinterpret_cast<const uint8_t*>(ptr), size, source);
+    auto model = Model::load(reinterpret_cast<const uint8_t*>(ptr), size, source, allow_unsupported);
+    const int handle = next_handle++;
+    registry()[handle].model = std::move(model);
+    return ojson{{"handle", handle}};
+  });
+}
+
+// A 64-byte aligned heap block for a file's bytes (JS streams the file into it): {"ptr"}. JS frees it with
+// _free if it gives up before fx_load_block; after fx_load_block the block belongs to the core.
+std::string fx_alloc(size_t size) {
+  return guarded([&] {
+    uint8_t* block = alloc_file_block(size);
+    if (!block) throw FxError("out of memory: cannot allocate " + std::to_string(size) + " bytes in the WebAssembly heap");
+    return ojson{{"ptr", reinterpret_cast<uintptr_t>(block)}};
+  });
+}
+
+// As fx_load, but takes the block (from fx_alloc) over, success or not: the model's tensors view the
+// file's bytes in place, so loading copies no weights.
+std::string fx_load_block(uintptr_t ptr, size_t size, std::string source, bool allow_unsupported) {
+  return guarded([&] {
+    std::shared_ptr<uint8_t> file = own_file_block(reinterpret_cast<uint8_t*>(ptr));  // frees it if this throws
+    auto model = Model::load_block(std::move(file), size, source, allow_unsupported);
     const int handle = next_handle++;
     registry()[handle].model = std::move(model);
     return ojson{{"handle", handle}};
@@ -220,11 +245,23 @@ std::string fx_memory() {
   });
 }
 
+// The kernels' thread count (kernels/parallel.h): always 1 in fxwasm.wasm (max_threads 1); in
+// fxwasm-threads.wasm the caller (web/src/runtime.js) keeps it ≤ the workers it started + 1.
+std::string fx_set_threads(int n) {
+  return guarded([&] {
+    const int set = kernels::set_num_threads(n);
+    return ojson{{"threads", set}, {"max_threads", kernels::max_threads()}};
+  });
+}
+
 }  // namespace
 }  // namespace fx
 
 EMSCRIPTEN_BINDINGS(fxwasm) {
+  emscripten::function("fx_set_threads", &fx::fx_set_threads);
   emscripten::function("fx_load", &fx::fx_load);
+  emscripten::function("fx_alloc", &fx::fx_alloc);
+  emscripten::function("fx_load_block", &fx::fx_load_block);
   emscripten::function("fx_new", &fx::fx_new);
   emscripten::function("fx_edit", &fx::fx_edit);
   emscripten::function("fx_add_tensor", &fx::fx_add_tensor);

@@ -171,6 +171,10 @@ std::string Namespace::create_name(const std::string& original) {
   return candidate;
 }
 
+bool Namespace::accepts(const std::string& name) const {
+  return matches_name_regex(name) && !illegal_names().count(name) && !is_used(name);
+}
+
 void Namespace::release(const std::string& name) { used_.erase(name); }
 
 std::string candidate_name_for_target(const std::string& op_name, const std::string& target) {

@@ -13,6 +13,9 @@ class Namespace {
   // continued, Python keywords and builtins avoided), recorded as used.
   std::string create_name(const std::string& candidate);
   bool is_used(const std::string& name) const { return used_.count(name) != 0; }
+  // Whether create_name(name) would return `name` itself: a valid identifier, not reserved, not used.
+  // Names read from a file must be such (FX made them), which also keeps create_name from searching.
+  bool accepts(const std::string& name) const;
   void release(const std::string& name);
 
  private:

@@ -443,6 +443,11 @@ std::string codegen_qualified_name(const std::string& target, bool* from_torch, 
     *builtin = true;
     return target;
   }
+  // fxwasm's own ops (the fusion pass's fxwasm.fused_conv2d, ...) print by qualified name, as torch's do.
+  if (target.compare(0, 7, "fxwasm.") == 0) {
+    *from_torch = true;
+    return target;
+  }
   // The operator module's functions live in _operator.
   if (target.compare(0, 9, "operator.") == 0) return "_operator." + target.substr(9);
   if (target.compare(0, 13, "torch.Tensor.") == 0) {

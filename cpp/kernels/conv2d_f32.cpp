@@ -2,6 +2,7 @@
 // they are the runtime's hot loops: they reuse the GEMM micro-kernel and its epilogue rather than adding
 // a library.
 #include "kernels/conv2d_f32.h"
+#include "kernels/parallel.h"
 
 #include <algorithm>
 #include <cmath>
@@ -152,24 +153,32 @@ void f32_conv2d_nchw(const ConvGeom& g, size_t OC, const float* x, const float* 
   const size_t panels = (pix + NR - 1) / NR;
   // Rows of A per block: the block (rows × K floats) should stay in L2 while panels pass over it.
   const size_t mc = std::max<size_t>(MR, (size_t(256) * 1024 / sizeof(float) / K) / MR * MR);
-  thread_local std::vector<float> panel_buf, all_buf;
-  if (OC <= mc) {  // one block of rows: build each panel right before use, it stays in L1
-    float* panel = scratch(panel_buf, K * NR);
-    for (size_t j = 0; j < panels; ++j) {
-      const size_t p0 = j * NR, nc = std::min(NR, pix - p0);
-      pack_panel(g, x, p0, nc, panel);
-      panel_rows(uk, 0, OC, K, packed_w, panel, out, pix, p0, nc, up);
+  // Panels [j0, j1) (threads split the output pixels; every output is computed the same way whatever
+  // the split). Scratch is the running thread's own.
+  auto run = [&](size_t j0, size_t j1) {
+    thread_local std::vector<float> panel_buf, all_buf;
+    if (OC <= mc) {  // one block of rows: build each panel right before use, it stays in L1
+      float* panel = scratch(panel_buf, K * NR);
+      for (size_t j = j0; j < j1; ++j) {
+        const size_t p0 = j * NR, nc = std::min(NR, pix - p0);
+        pack_panel(g, x, p0, nc, panel);
+        panel_rows(uk, 0, OC, K, packed_w, panel, out, pix, p0, nc, up);
+      }
+      return;
     }
-    return;
-  }
-  // Many output channels (a large A): pack every panel once, then pass them over each block of rows.
-  float* all = scratch(all_buf, panels * K * NR);
-  for (size_t j = 0; j < panels; ++j) pack_panel(g, x, j * NR, std::min(NR, pix - j * NR), all + j * K * NR);
-  for (size_t m0 = 0; m0 < OC; m0 += mc)
-    for (size_t j = 0; j < panels; ++j) {
-      const size_t p0 = j * NR, nc = std::min(NR, pix - p0);
-      panel_rows(uk, m0, std::min(OC, m0 + mc), K, packed_w, all + j * K * NR, out, pix, p0, nc, up);
-    }
+    // Many output channels (a large A): pack every panel once, then pass them over each block of rows.
+    float* all = scratch(all_buf, (j1 - j0) * K * NR);
+    for (size_t j = j0; j < j1; ++j) pack_panel(g, x, j * NR, std::min(NR, pix - j * NR), all + (j - j0) * K * NR);
+    for (size_t m0 = 0; m0 < OC; m0 += mc)
+      for (size_t j = j0; j < j1; ++j) {
+        const size_t p0 = j * NR, nc = std::min(NR, pix - p0);
+        panel_rows(uk, m0, std::min(OC, m0 + mc), K, packed_w, all + (j - j0) * K * NR, out, pix, p0, nc, up);
+      }
+  };
+  if (panels >= 2 && worth_parallel(double(OC) * double(K) * double(pix)))
+    parallel_for(panels, run);
+  else
+    run(0, panels);
 }
 
 void f32_dwconv3x3_plane_scalar(const ConvGeom& g, const float* x, const float* w, float bias, float* out,

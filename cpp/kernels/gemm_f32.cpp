@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernels/gemm_f32_ukernel.h"
+#include "kernels/parallel.h"
 #include "support/error.h"
 
 namespace fx {
@@ -99,10 +100,23 @@ void gemm_loops(GemmUkernelFn ukernel, size_t M, size_t N, size_t K, const float
                 PanelFn panel, float* C, size_t ldc, const GemmParams& p) {
   if (M == 0 || N == 0) return;
   const bool clamp = !(std::isinf(p.min) && p.min < 0 && std::isinf(p.max) && p.max > 0);
-  for (size_t m0 = 0; m0 < M; m0 += kGemmMC)
-    for (size_t j = 0; j < panel_count(N); ++j)
-      gemm_row_block_panel(ukernel, m0, std::min(M, m0 + kGemmMC), N, K, j, A, lda, panel(j), C, ldc, p,
-                           clamp);
+  const size_t panels = panel_count(N);
+  // Rows [r0, r1) times panels [j0, j1). Every C element is computed the same way whatever the split.
+  auto run = [&](size_t r0, size_t r1, size_t j0, size_t j1) {
+    for (size_t m0 = r0; m0 < r1; m0 += kGemmMC)
+      for (size_t j = j0; j < j1; ++j)
+        gemm_row_block_panel(ukernel, m0, std::min(r1, m0 + kGemmMC), N, K, j, A, lda, panel(j), C, ldc, p,
+                             clamp);
+  };
+  const size_t threads = static_cast<size_t>(kernels::num_threads());
+  if (threads <= 1 || !kernels::worth_parallel(double(M) * double(N) * double(K))) {
+    run(0, M, 0, panels);
+  } else if (panels >= 2 * threads || M <= MR) {  // threads take panels of B (columns of C)
+    kernels::parallel_for(panels, [&](size_t j0, size_t j1) { run(0, M, j0, j1); });
+  } else {  // few wide panels: threads take MR-row tiles of A (each packs the panels it needs)
+    kernels::parallel_for((M + MR - 1) / MR,
+                          [&](size_t t0, size_t t1) { run(t0 * MR, std::min(M, t1 * MR), 0, panels); });
+  }
 }
 
 // Per-thread scratch for on-the-fly packing; kept between calls so steady-state GEMMs do not allocate.
@@ -151,9 +165,9 @@ void f32_gemm(size_t M, size_t N, size_t K, const float* A, size_t lda, const fl
               float* C, size_t ldc, const GemmParams& p) {
   check_gemm_strides(M, N, K, lda, ldc);
   FX_CHECK(K <= 1 || ldb >= N, "f32_gemm: ldb (" + std::to_string(ldb) + ") < N (" + std::to_string(N) + ")");
-  float* scratch = M == 0 ? nullptr : panel_scratch(K);
   gemm_loops(default_ukernel(), M, N, K, A, lda,
              [&](size_t j) {
+               float* scratch = panel_scratch(K);  // this thread's
                pack_panel_kn(K, std::min(NR, N - j * NR), B + j * NR, ldb, scratch);
                return static_cast<const float*>(scratch);
              },
@@ -164,9 +178,9 @@ void f32_gemm_bt(size_t M, size_t N, size_t K, const float* A, size_t lda, const
                  float* C, size_t ldc, const GemmParams& p) {
   check_gemm_strides(M, N, K, lda, ldc);
   FX_CHECK(N <= 1 || ldbt >= K, "f32_gemm_bt: ldbt (" + std::to_string(ldbt) + ") < K (" + std::to_string(K) + ")");
-  float* scratch = M == 0 ? nullptr : panel_scratch(K);
   gemm_loops(default_ukernel(), M, N, K, A, lda,
              [&](size_t j) {
+               float* scratch = panel_scratch(K);  // this thread's
                pack_panel_nk(K, std::min(NR, N - j * NR), Bt + j * NR * ldbt, ldbt, scratch);
                return static_cast<const float*>(scratch);
              },

@@ -1,4 +1,5 @@
-// Leaf modules bound with work fused in by the runtime's plan (runtime/fusion.h): a Conv2d with the
+// Leaf modules bound with work fused in by the runtime's plan (the chains
+// passes/fuse.h finds with FusionOptions::runtime(), bound by the Interpreter): a Conv2d with the
 // BatchNorm2d (eval) after it folded into its weights, a residual add and a clamp (relu / relu6 / hardtanh)
 // in its GEMM epilogue; a Linear with a clamp. Each binder returns an empty BoundModule when the module
 // cannot be fused (dtype other than float32, padding_mode other than zeros, training-mode BatchNorm,

@@ -101,7 +101,8 @@ const ModuleRegistrar reg_bn{{"torch.nn.modules.batchnorm.BatchNorm1d", "torch.n
 const ModuleRegistrar reg_ln{{"torch.nn.modules.normalization.LayerNorm"}, bind_layer_norm};
 const ModuleRegistrar reg_gn{{"torch.nn.modules.normalization.GroupNorm"}, bind_group_norm};
 const ModuleRegistrar reg_in{{"torch.nn.modules.instancenorm.InstanceNorm1d",
-                              "torch.nn.modules.instancenorm.InstanceNorm2d"},
+                              "torch.nn.modules.instancenorm.InstanceNorm2d",
+                              "torch.nn.modules.instancenorm.InstanceNorm3d"},
                              bind_instance_norm};
 
 }  // namespace

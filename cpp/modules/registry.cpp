@@ -1,5 +1,7 @@
 #include "modules/registry.h"
 
+#include <algorithm>
+
 #include "support/error.h"
 
 namespace fx {
@@ -19,6 +21,13 @@ void ModuleRegistry::add(const std::vector<std::string>& types, ModuleBinder bin
 ModuleBinder ModuleRegistry::find(const std::string& type) const {
   auto it = binders_.find(type);
   return it == binders_.end() ? nullptr : it->second;
+}
+
+std::vector<std::string> ModuleRegistry::types() const {
+  std::vector<std::string> out;
+  for (const auto& [t, bind] : binders_) out.push_back(t);
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 }  // namespace fx

@@ -1,5 +1,6 @@
 // Leaf torch.nn modules (call_module targets) the runtime can run, keyed by qualified class name
-// ("torch.nn.modules.linear.Linear"). A module is bound once per call_module node when the Interpreter
+// ("torch.nn.modules.linear.Linear"). Shape inference runs a bound module in meta mode, as an op's run
+// (ops/registry.h): modules compute through the ops' dispatch, so none needs more. A module is bound once per call_module node when the Interpreter
 // is built — parameters looked up, hyperparameters parsed — and the bound function only computes.
 #pragma once
 #include <functional>
@@ -37,6 +38,7 @@ class ModuleRegistry {
   // Registers `bind` under every type name; FxError if a name is taken.
   void add(const std::vector<std::string>& types, ModuleBinder bind);
   ModuleBinder find(const std::string& type) const;  // nullptr when unknown
+  std::vector<std::string> types() const;           // every registered type name, sorted
 
  private:
   std::unordered_map<std::string, ModuleBinder> binders_;

@@ -329,7 +329,7 @@ BoundModule bind_encoder(const ModuleBinding& b) {
     const Tensor& src = a.tensor(0);
     bool is_causal = !a.is_none(3) && a.boolean(3);
     // torch runs padded batches as nested tensors here, so padded positions come out as zeros.
-    const bool pad_zero = nested && src.dim() == 3 && !a.is_none(2) && a.is_none(1) &&
+    const bool pad_zero = !meta_mode() && nested && src.dim() == 3 && !a.is_none(2) && a.is_none(1) &&
                           (!mask_check || left_aligned(a.tensor(2)));
     Tensor x = src;
     for (const auto& L : layers) x = L->run(x, a[1], a[2], is_causal);

@@ -33,6 +33,7 @@ Tensor repeat_heads(const Tensor& t, int64_t hq) {
   Shape s = c.shape();
   s[s.size() - 3] = hq;
   Tensor out = Tensor::empty(s, c.dtype());
+  if (meta_mode()) return out;  // shape inference: no kernel (tensor/meta.h)
   const int64_t block = s[s.size() - 2] * s[s.size() - 1] * static_cast<int64_t>(dtype_size(c.dtype()));
   const int64_t outer = c.numel() / std::max<int64_t>(1, hk * block / static_cast<int64_t>(dtype_size(c.dtype())));
   const auto* src = static_cast<const uint8_t*>(c.raw_data());

@@ -24,6 +24,7 @@ Object channel_shuffle_op(const OpCall& call) {
   if (C % g) throw FxError("Number of channels must be divisible by groups. Got " + std::to_string(C) +
                            " channels and " + std::to_string(g) + " groups.");
   Tensor x = in.contiguous(), out = Tensor::empty(in.shape(), in.dtype());
+  if (meta_mode()) return out;  // shape inference: no kernel (tensor/meta.h)
   const size_t block = static_cast<size_t>(N * C ? x.numel() / (N * C) : 0) * dtype_size(x.dtype());
   const auto* src = static_cast<const uint8_t*>(x.raw_data());
   auto* dst = static_cast<uint8_t*>(out.raw_data());

@@ -2,11 +2,13 @@
 // (depthwise loop; 1×1 stride-1 as out = W·x; im2row + GEMM against the weight) or, transposed, GEMM +
 // row2im. Registrations are in conv_ops.cpp.
 #include "ops/conv.h"
+#include "ops/conv3d.h"
 
 #include <algorithm>
 
 #include "kernels/conv.h"
 #include "kernels/conv2d_f32.h"
+#include "kernels/parallel.h"
 #include "ops/matmul.h"
 #include "ops/nn_util.h"
 #include "ops/tensor_util.h"
@@ -82,10 +84,19 @@ bool conv_images_f32(const Tensor& x, const Tensor& w, const float* bias, const 
   if (depthwise && g.KH == 3 && g.KW == 3 && g.DH == 1 && g.DW == 1 && !res) {
     kernels::ConvGeom dg = g;
     dg.C = 1;
-    for (int64_t n = 0; n < N; ++n)
-      for (int64_t c = 0; c < C; ++c)
+    // Threads take whole planes (image n, channel c): a fixed split, the same result for any count.
+    auto planes = [&](size_t i0, size_t i1) {
+      for (size_t i = i0; i < i1; ++i) {
+        const int64_t n = static_cast<int64_t>(i) / C, c = static_cast<int64_t>(i) % C;
         kernels::f32_dwconv3x3_plane(dg, x.data<float>() + (n * C + c) * g.H * g.W, w.data<float>() + c * 9,
                                      bias ? bias[c] : 0.0f, out.data<float>() + (n * OC + c) * pix, lo, hi);
+      }
+    };
+    const size_t count = static_cast<size_t>(N * C);
+    if (kernels::worth_parallel(9.0 * double(count) * double(pix)))
+      kernels::parallel_for(count, planes);
+    else
+      planes(0, count);
     return true;
   }
   if (p.groups == C && p.groups > 1) {  // depthwise with a channel multiplier or another kernel shape
@@ -239,6 +250,10 @@ Tensor conv_forward(const Tensor& input, const Tensor& weight, const Tensor& bia
     throw FxError(std::string("Input type (") + dtype_name(input.dtype()) + ") and weight type (" +
                   dtype_name(weight.dtype()) + ") should be the same");
   const DType original = input.dtype();
+  if (original == DType::Bool && !p.transposed) throw FxError("\"slow_conv2d_cpu\" not implemented for 'Bool'");
+  if (dtype_is_integral(original))
+    return conv_as_3d(input, weight, bias0, sp, p.stride, p.pad_begin, p.pad_end, p.dilation, p.output_padding,
+                      p.groups, p.transposed);
   Tensor x = float_contiguous(input, name.c_str());
   Tensor w = to_dtype(weight, x.dtype()).contiguous();
   if (unbatched) {

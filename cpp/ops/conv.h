@@ -1,7 +1,7 @@
 // Convolution (1-D and 2-D, plain and transposed) as ops and leaf modules use it. float32: implicit-GEMM
 // NCHW (kernels/conv2d_f32.h) for every grouped/dense conv, a SIMD depthwise 3×3; float64: im2row + GEMM,
 // 1×1 as a GEMM directly, depthwise as its own loop. Modules pack the weight once (PackedConv) at bind
-// time; the runtime's fusion (runtime/fusion.h) adds an epilogue (residual add, clamp).
+// time; fusion (passes/fuse.h, ops/fused.cpp) adds an epilogue (residual add, clamp).
 #pragma once
 #include <limits>
 #include <vector>

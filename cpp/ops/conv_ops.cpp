@@ -1,5 +1,6 @@
-// conv1d/conv2d, conv_transpose1d/2d and aten.convolution under the names FX records them with.
+// conv1d/conv2d, conv_transpose1d/2d and aten.convolution (3-D weights: ops/conv3d.h) under the names FX records them with.
 #include "ops/conv.h"
+#include "ops/conv3d.h"
 #include "ops/nn_util.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
@@ -42,6 +43,12 @@ Object convolution_op(const OpCall& call) {
   Args a = schema.parse(call);
   const Tensor& w = a.tensor(1);
   const int64_t spatial = w.dim() - 2;
+  if (spatial == 3) {
+    Conv3dArgs c;
+    c.stride = *a.int_list(3), c.padding = *a.int_list(4), c.dilation = *a.int_list(5);
+    c.transposed = a.boolean(6), c.output_padding = *a.int_list(7), c.groups = a.integer(8);
+    return conv3d_tensor(a.tensor(0), w, opt_tensor(a, 2), c);
+  }
   if (spatial != 1 && spatial != 2)
     throw FxError("convolution: only 1-D and 2-D convolutions are supported, got a weight of rank " +
                   std::to_string(w.dim()));

@@ -155,6 +155,7 @@ Object arange_op(const OpCall& call) {
   } else {
     n = static_cast<int64_t>(std::ceil((e - s) / st));
   }
+  if (meta_mode()) return Tensor::meta({n}, dtype);  // shape inference: no values (tensor/meta.h)
   Tensor out = Tensor::empty({n}, DType::Float64);
   Tensor out_i = Tensor::empty({n}, DType::Int64);
   // An integer dtype computes in int64 from start and step truncated (torch.arange(0, 2.5, 0.5,
@@ -176,6 +177,7 @@ Object linspace_op(const OpCall& call) {
   const double s = number_of(a[0], "start").as_double(), e = number_of(a[1], "end").as_double();
   const int64_t n = a.integer(2);
   if (n < 0) throw FxError("number of steps must be non-negative");
+  if (meta_mode()) return Tensor::meta({n}, a.dtype(3).value_or(kDefaultFloat));  // shape inference
   Tensor out = Tensor::empty({n}, DType::Float64);
   const double step = n > 1 ? (e - s) / static_cast<double>(n - 1) : 0.0;
   const int64_t half = n == 1 ? 1 : n / 2;
@@ -191,6 +193,7 @@ Object eye_op(const OpCall& call) {
   int64_t n = a.integer(0), m = a.is_none(1) ? n : a.integer(1);
   if (n < 0) throw FxError("n must be greater or equal to 0, got " + std::to_string(n));
   if (m < 0) throw FxError("m must be greater or equal to 0, got " + std::to_string(m));
+  if (meta_mode()) return Tensor::meta({n, m}, a.dtype(2).value_or(kDefaultFloat));  // shape inference
   Tensor out = Tensor::zeros({n, m}, DType::Float64);
   for (int64_t i = 0; i < std::min(n, m); ++i) out.data<double>()[i * m + i] = 1.0;
   return to_dtype(out, a.dtype(2).value_or(kDefaultFloat));

@@ -3,16 +3,27 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "kernels/half.h"
 #include "support/error.h"
 #include "tensor/dtype.h"
+#include "tensor/meta.h"
 
 namespace fx {
+
+// Meta mode (tensor/meta.h): a kernel — a function returning nothing, which writes its results into
+// tensors — is skipped, so an op computes only its result's shape and dtype. A function returning a
+// value still runs (it reads data, and so throws DataDependent on a meta tensor).
+template <typename F>
+constexpr bool kIsKernel = std::is_void_v<std::invoke_result_t<F, float>>;
 
 // The dtypes kernels compute in. float16/bfloat16 are stored, not computed: ops widen them to float32.
 template <typename F>
 decltype(auto) dispatch_compute(DType t, const char* op, F&& f) {
+  if constexpr (kIsKernel<F>) {
+    if (meta_mode() && t != DType::Float16 && t != DType::BFloat16) return;  // (those still fail below)
+  }
   switch (t) {
     case DType::Float32: return f(float{});
     case DType::Float64: return f(double{});
@@ -30,6 +41,9 @@ decltype(auto) dispatch_compute(DType t, const char* op, F&& f) {
 // Every storage dtype, including the half types (for casts and copies).
 template <typename F>
 decltype(auto) dispatch_all(DType t, F&& f) {
+  if constexpr (kIsKernel<F>) {
+    if (meta_mode()) return;
+  }
   switch (t) {
     case DType::Float16: return f(Half{});
     case DType::BFloat16: return f(BFloat16{});

@@ -21,6 +21,7 @@ Tensor embedding_tensor(const Tensor& weight, const Tensor& indices) {
   Shape shape = idx.shape();
   shape.push_back(D);
   Tensor out = Tensor::empty(shape, w.dtype());
+  if (meta_mode()) return out;  // shape inference: no kernel (tensor/meta.h)
   const size_t row = static_cast<size_t>(D) * dtype_size(w.dtype());
   const auto* src = static_cast<const uint8_t*>(w.raw_data());
   auto* dst = static_cast<uint8_t*>(out.raw_data());

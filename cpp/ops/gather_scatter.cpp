@@ -1,6 +1,6 @@
 // gather / scatter / scatter_add along one dim, with an int64 index tensor of the input's rank:
 //   gather:  out[p] = x[p with p[dim] = index[p]]
-//   scatter: out = x; out[p with p[dim] = index[p]] = src[p] (or value)
+//   scatter: out = x; out[p with p[dim] = index[p]] = src[p] (or value); reduce= goes to scatter_reduce.cpp
 // Written as one walk over the index positions with per-operand element offsets; copies move raw
 // element words, and only scatter_add dispatches on the dtype.
 #include <functional>
@@ -36,6 +36,7 @@ void check_index(const Tensor& x, int64_t d, const Tensor& index, const Tensor* 
 // index positions in another tensor (gather's output, scatter's src).
 void walk(const Tensor& x, int64_t d, const Tensor& index, const Shape& other_strides, int64_t other_offset,
           const std::function<void(int64_t, int64_t)>& f) {
+  if (meta_mode()) return;  // shape inference: no kernel, no index values (tensor/meta.h)
   Tensor idx = index.contiguous();
   const int64_t n = idx.numel(), nd = idx.dim();
   const int64_t size = x.dim() == 0 ? 1 : x.shape()[d];
@@ -61,6 +62,7 @@ void walk(const Tensor& x, int64_t d, const Tensor& index, const Shape& other_st
 
 template <typename F>
 void with_width(size_t es, F&& f) {
+  if (meta_mode()) return;  // shape inference: no kernel (tensor/meta.h)
   switch (es) {
     case 1: f(uint8_t{}); break;
     case 2: f(uint16_t{}); break;
@@ -129,13 +131,13 @@ Tensor scatter(const Tensor& x, const Object& dim_o, const Tensor& index, const 
 Object scatter_op(const OpCall& call) {
   static const Schema schema("scatter(input|self, dim, index, src|value, *, reduce=None)");
   Args a = schema.parse(call);
-  if (!a.is_none(4)) throw FxError("scatter(): reduce= is not supported");
+  if (!a.is_none(4)) return OpRegistry::global().call("aten.scatter.reduce", {a[0], a[1], a[2], a[3]}, {{"reduce", a[4]}});
   return scatter(a.tensor(0), a[1], a.tensor(2), a[3], false, false);
 }
 Object scatter_inplace_op(const OpCall& call) {
   static const Schema schema("scatter_(input|self, dim, index, src|value, *, reduce=None)");
   Args a = schema.parse(call);
-  if (!a.is_none(4)) throw FxError("scatter_(): reduce= is not supported");
+  if (!a.is_none(4)) return OpRegistry::global().call("aten.scatter_.reduce", {a[0], a[1], a[2], a[3]}, {{"reduce", a[4]}});
   return scatter(a.tensor(0), a[1], a.tensor(2), a[3], false, true);
 }
 Object scatter_add_op(const OpCall& call) {

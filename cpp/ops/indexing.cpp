@@ -23,10 +23,8 @@ struct Indexed {
   std::vector<Tensor> indices;  // int64
 };
 
-Tensor long_tensor(const std::vector<int64_t>& v) {
-  Tensor t = Tensor::empty({static_cast<int64_t>(v.size())}, DType::Int64);
-  if (!v.empty()) std::memcpy(t.raw_data(), v.data(), v.size() * sizeof(int64_t));
-  return t;
+Tensor long_tensor(const std::vector<int64_t>& v) {  // known values: a real tensor, in meta mode too
+  return Tensor::from_bytes({static_cast<int64_t>(v.size())}, DType::Int64, v.data(), v.size() * sizeof(int64_t));
 }
 
 // A list index ([0, 2] or [True, False]) is an index tensor.
@@ -34,9 +32,9 @@ Tensor list_index(const Object& o) {
   bool all_bool = !o.items().empty();
   for (const Object& x : o.items()) all_bool = all_bool && x.is_value() && x.value().kind() == ValueKind::Bool;
   if (all_bool) {
-    Tensor t = Tensor::empty({static_cast<int64_t>(o.items().size())}, DType::Bool);
-    for (size_t i = 0; i < o.items().size(); ++i) t.data<bool>()[i] = o.items()[i].value().as_bool();
-    return t;
+    std::vector<uint8_t> v;  // known values: a real tensor, in meta mode too
+    for (const Object& x : o.items()) v.push_back(x.value().as_bool() ? 1 : 0);
+    return Tensor::from_bytes({static_cast<int64_t>(v.size())}, DType::Bool, v.data(), v.size());
   }
   std::vector<int64_t> v;
   for (const Object& x : o.items()) v.push_back(int_of(x, "an index in a list"));
@@ -180,6 +178,7 @@ std::vector<int64_t> gather_offsets(const Indexed& r, Shape* bshape) {
   for (const Tensor& t : r.indices) shapes.push_back(t.shape());
   *bshape = broadcast_shapes(shapes);
   const int64_t n = checked_numel(*bshape);
+  if (meta_mode()) return {};  // shape inference: the offsets would need the index values
   std::vector<int64_t> offsets(n, r.view.offset());
   for (size_t k = 0; k < r.indices.size(); ++k) {
     Tensor idx = expand_to(r.indices[k], *bshape).contiguous();
@@ -322,7 +321,7 @@ Object index_select_op(const OpCall& call) {
   }
   int64_t d = checked_dim(a.integer(1), x.dim());
   Tensor li = to_dtype(idx, DType::Int64).contiguous();
-  for (int64_t i = 0; i < li.numel(); ++i)
+  for (int64_t i = 0; i < li.numel() && !meta_mode(); ++i)  // (a check of values: not in shape inference)
     if (li.data<int64_t>()[i] < 0 || li.data<int64_t>()[i] >= x.shape()[d]) throw FxError("index out of range in self");
   std::vector<Object> items(d, Object(Value::slice(Value(), Value(), Value())));
   items.emplace_back(reshape(idx, {idx.numel()}));

@@ -214,6 +214,7 @@ Object tri_op(const OpCall& call) {
     throw FxError(std::string(kUpper ? "triu" : "tril") + ": input tensor must have at least 2 dimensions");
   const int64_t k = a.integer(1);
   Tensor out = x.clone();
+  if (meta_mode()) return out;  // shape inference: no kernel (tensor/meta.h)
   const int64_t rows = x.shape()[x.dim() - 2], cols = x.shape()[x.dim() - 1];
   const int64_t mats = rows * cols == 0 ? 0 : out.numel() / (rows * cols);
   const size_t es = dtype_size(x.dtype());

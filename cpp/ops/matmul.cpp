@@ -53,10 +53,27 @@ void gemm_views(int64_t M, int64_t N, int64_t K, const T* A, int64_t ars, int64_
 
 template void gemm_views<float>(int64_t, int64_t, int64_t, const float*, int64_t, int64_t, const float*, int64_t,
                                 int64_t, float*, int64_t, const float*, float);
-template void gemm_views<double>(int64_t, int64_t, int64_t, const double*, int64_t, int64_t, const double*,
-                                 int64_t, int64_t, double*, int64_t, const double*, double);
+#define FX_GEMM_VIEWS(T)                                                                                         \
+  template void gemm_views<T>(int64_t, int64_t, int64_t, const T*, int64_t, int64_t, const T*, int64_t, int64_t, T*, \
+                              int64_t, const T*, T);
+FX_GEMM_VIEWS(double)
+FX_GEMM_VIEWS(int64_t)
+FX_GEMM_VIEWS(int32_t)
+FX_GEMM_VIEWS(int16_t)
+FX_GEMM_VIEWS(int8_t)
+FX_GEMM_VIEWS(uint8_t)
+#undef FX_GEMM_VIEWS
 
 namespace {
+
+// The dtypes torch's CPU matrix products take: floats and every integer type (products wrap as in C), not bool.
+template <typename F>
+void dispatch_matmul(DType t, const char* op, F&& f) {
+  if (t == DType::Bool) throw FxError(std::string("\"") + op + "\" not implemented for 'Bool'");
+  dispatch_compute(t, op, [&](auto tag) {
+    if constexpr (!std::is_same_v<decltype(tag), bool>) f(tag);
+  });
+}
 
 // A 1-D tensor seen as a matrix: [1, K] (row) or [K, 1] (column), as a view.
 Tensor as_matrix(const Tensor& v, bool row) {
@@ -104,7 +121,7 @@ void batched(const Tensor& a, const Tensor& b, const Shape& batch, Tensor& out) 
 
 }  // namespace
 
-Tensor matmul_tensor(const Tensor& a0, const Tensor& b0) {
+Tensor matmul_tensor(const Tensor& a0, const Tensor& b0, const char* bool_op) {
   if (a0.dim() == 0 || b0.dim() == 0)
     throw FxError("both arguments to matmul need to be at least 1D, but they are " + std::to_string(a0.dim()) +
                   "D and " + std::to_string(b0.dim()) + "D");
@@ -113,7 +130,7 @@ Tensor matmul_tensor(const Tensor& a0, const Tensor& b0) {
                   " != " + torch_name(b0.dtype()));
   const DType original = a0.dtype();
   const DType kdt = compute_dtype(original);
-  if (kdt == DType::Bool) throw FxError("\"addmm_impl_cpu_\" not implemented for 'Bool'");
+  if (kdt == DType::Bool) throw FxError(std::string("\"") + bool_op + "\" not implemented for 'Bool'");
   Tensor a = to_dtype(a0, kdt), b = to_dtype(b0, kdt);
   if (a.dim() == 1 && b.dim() == 1 && a.shape()[0] != b.shape()[0])
     throw FxError("inconsistent tensor size, expected tensor [" + std::to_string(a.shape()[0]) + "] and src [" +
@@ -136,7 +153,7 @@ Tensor matmul_tensor(const Tensor& a0, const Tensor& b0) {
     for (int64_t d : batch_a) rows *= d;
     a = view_as_shape(a, {rows * M, K});
     batch_a.clear();
-    Tensor flat = matmul_tensor(a, b);
+    Tensor flat = matmul_tensor(a, b, bool_op);
     Shape shape(a0.shape().begin(), a0.shape().end() - 1);
     if (!b_vec) shape.push_back(N);
     return restore_dtype(view_as_shape(flat, shape), original);
@@ -145,7 +162,7 @@ Tensor matmul_tensor(const Tensor& a0, const Tensor& b0) {
   Shape out_shape = batch;
   out_shape.push_back(M), out_shape.push_back(N);
   Tensor out = Tensor::empty(out_shape, kdt);
-  dispatch_float(kdt, "addmm_impl_cpu_", [&](auto tag) { batched<decltype(tag)>(a, b, batch, out); });
+  dispatch_matmul(kdt, "addmm_impl_cpu_", [&](auto tag) { batched<decltype(tag)>(a, b, batch, out); });
   Shape final_shape = batch;
   if (!a_vec) final_shape.push_back(M);
   if (!b_vec) final_shape.push_back(N);
@@ -181,7 +198,7 @@ Tensor linear_tensor(const Tensor& x0, const Tensor& w0, const Tensor* bias0) {
   if (w.dim() == 2) out_shape.push_back(N);
   Tensor out = Tensor::empty(out_shape, kdt);
   const int64_t wrs = w.dim() == 2 ? w.strides()[0] : 0, wcs = w.strides().back();
-  dispatch_float(kdt, "addmm_impl_cpu_", [&](auto tag) {
+  dispatch_matmul(kdt, "addmm_impl_cpu_", [&](auto tag) {
     using T = decltype(tag);
     // out = x · wᵀ: B = wᵀ has element (k, n) at w[n, k].
     gemm_views<T>(rows, N, K, x.data<T>(), K, 1, w.data<T>(), wcs, wrs, out.data<T>(), N,
@@ -190,7 +207,7 @@ Tensor linear_tensor(const Tensor& x0, const Tensor& w0, const Tensor* bias0) {
   if (bias0 && bias0->defined() && !bias.defined()) {
     Tensor b = to_dtype(*bias0, kdt);
     Tensor sum = Tensor::empty(broadcast_shapes(out.shape(), b.shape()), kdt);
-    dispatch_float(kdt, "add", [&](auto tag) {
+    dispatch_matmul(kdt, "add", [&](auto tag) {
       using T = decltype(tag);
       Tensor eo = expand_to(out, sum.shape()).contiguous(), eb = expand_to(b, sum.shape()).contiguous();
       for (int64_t i = 0; i < sum.numel(); ++i) sum.data<T>()[i] = eo.data<T>()[i] + eb.data<T>()[i];
@@ -225,6 +242,7 @@ Tensor PackedLinear::run(const Tensor& x0, const GemmParams& epilogue) const {
   Shape out_shape(x.shape().begin(), x.shape().end() - 1);
   out_shape.push_back(N);
   Tensor out = Tensor::empty(out_shape, DType::Float32);
+  if (meta_mode()) return out;  // shape inference: no kernel (tensor/meta.h)
   GemmParams p = epilogue;
   p.bias = bias.defined() ? bias.data<float>() : nullptr;
   p.beta = 0.0f;

@@ -10,13 +10,14 @@ namespace fx {
 
 // C[M,N] (row stride ldc) = A·B + bias + beta·C for views A [M,K] and B [K,N] given by element strides.
 // float32 runs the SIMD GEMM (copying an operand only when neither it nor its transpose is row-major);
-// other dtypes run the strided scalar loop. `bias` (N values) may be null.
+// other dtypes (float64 and the integers) run the strided scalar loop. `bias` (N values) may be null.
 template <typename T>
 void gemm_views(int64_t M, int64_t N, int64_t K, const T* A, int64_t ars, int64_t acs, const T* B, int64_t brs,
                 int64_t bcs, T* C, int64_t ldc, const T* bias = nullptr, T beta = T(0));
 
-// torch.matmul on two tensors of one dtype (1-D, 2-D and batched with broadcasting).
-Tensor matmul_tensor(const Tensor& a, const Tensor& b);
+// torch.matmul on two tensors of one dtype (1-D, 2-D and batched with broadcasting): floats and integers;
+// bool is refused naming `bool_op` as torch's kernel ("bmm" for bmm).
+Tensor matmul_tensor(const Tensor& a, const Tensor& b, const char* bool_op = "addmm_impl_cpu_");
 // x [..., K] @ weight[N, K].T + bias: F.linear.
 Tensor linear_tensor(const Tensor& x, const Tensor& weight, const Tensor* bias);
 

@@ -44,7 +44,7 @@ Object bmm_op(const OpCall& call) {
     throw FxError("Expected size for first two dimensions of batch2 tensor to be: [" + std::to_string(x.shape()[0]) +
                   ", " + std::to_string(x.shape()[2]) + "] but got: [" + std::to_string(y.shape()[0]) + ", " +
                   std::to_string(y.shape()[1]) + "].");
-  return matmul_tensor(x, y);
+  return matmul_tensor(x, y, "bmm");
 }
 
 // beta·input + alpha·product, with beta = 0 ignoring input (NaN in it does not propagate), as torch does.

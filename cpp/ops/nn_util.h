@@ -18,6 +18,9 @@ Tensor float_contiguous(const Tensor& x, const char* op);
 // Calls f(float{}) or f(double{}) for a float32/float64 tensor dtype; FxError otherwise.
 template <typename F>
 decltype(auto) dispatch_float(DType t, const char* op, F&& f) {
+  if constexpr (kIsKernel<F>) {  // shape inference: no kernel (ops/dispatch.h)
+    if (meta_mode() && (t == DType::Float32 || t == DType::Float64)) return;
+  }
   if (t == DType::Float32) return f(float{});
   if (t == DType::Float64) return f(double{});
   throw FxError(std::string("\"") + op + "\" not implemented for '" + dtype_name(t) + "'");

@@ -118,6 +118,13 @@ Object getattr_op(const OpCall& call) {
     else if (name == "itemsize") r = Object(Value::integer(static_cast<int64_t>(dtype_size(t))));
     else if (name == "is_signed") r = Object(Value::boolean(t != DType::UInt8 && t != DType::Bool));
     else found = false;
+  } else if (a[0].kind() == Object::Kind::Tuple && a[0].items().size() == 2) {
+    // torch.return_types pairs as plain tuples: (values, indices) of max/min/sort/topk/kthvalue/median/
+    // mode/cummax/cummin, (min, max) of aminmax
+    found = true;
+    if (name == "values" || name == "min") r = a[0].items()[0];
+    else if (name == "indices" || name == "max") r = a[0].items()[1];
+    else found = false;
   }
   if (found) return r;
   if (a.given(2)) return a[2];
@@ -354,7 +361,7 @@ const OpRegistrar reg_dim{OpDef{"torch.Tensor.dim", {"aten.dim.default", "torch.
 const OpRegistrar reg_numel{OpDef{"torch.numel", {"torch.Tensor.numel", "torch.Tensor.nelement", "aten.numel.default",
                                                   "aten.sym_numel.default"}, {"numel", "nelement"}, numel_op}};
 const OpRegistrar reg_item{OpDef{"torch.Tensor.item", {"aten.item.default", "aten._local_scalar_dense.default"},
-                                 {"item"}, item_op}};
+                                 {"item"}, item_op, nullptr, /*data_dependent=*/true}};
 const OpRegistrar reg_is_fp{OpDef{"torch.is_floating_point", {"torch.Tensor.is_floating_point"},
                                   {"is_floating_point"}, is_floating_point_op}};
 const OpRegistrar reg_is_contig{OpDef{"torch.Tensor.is_contiguous", {"aten.is_contiguous.default"}, {"is_contiguous"},

@@ -25,11 +25,18 @@ struct OpCall {
 
 using OpFn = Object (*)(const OpCall&);
 
+// Shape and dtype inference (passes/shape_prop.h) runs `run` itself in meta mode (tensor/meta.h): on
+// tensors with shapes and dtypes but no data, kernels skipped. `infer` replaces it when set, for an op
+// whose run must read data its result's shape does not depend on. An op whose result (its shape, or
+// its value for a Python number) depends on tensor values is `data_dependent`: unknown under inference,
+// as on torch's meta device (tests/cpp/ops/op_infer_test.cpp lists them).
 struct OpDef {
   std::string name;                    // canonical call_function target, e.g. "torch.add"
   std::vector<std::string> functions;  // further call_function targets
   std::vector<std::string> methods;    // call_method names
   OpFn run = nullptr;
+  OpFn infer = nullptr;                // meta-mode replacement for `run` (see above); usually none
+  bool data_dependent = false;         // see above
 };
 
 class OpRegistry {

@@ -114,6 +114,8 @@ Object run_rnn(Cell cell, const Tensor& input, const Tensor& hx0, const Tensor& 
   Tensor hn = Tensor::empty(hx.shape(), x.dtype());
   Tensor cn = cx.defined() ? Tensor::empty(cx.shape(), x.dtype()) : Tensor();
   Tensor layer_in = x;
+  // Shape inference skips the kernels below: the last layer's output shape is known.
+  if (meta_mode() && num_layers > 0) layer_in = Tensor::meta({S, B, dirs * Hout}, x.dtype());
   dispatch_float(x.dtype(), op, [&](auto tag) {
     using T = decltype(tag);
     for (int64_t l = 0; l < num_layers; ++l) {

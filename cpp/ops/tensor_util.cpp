@@ -10,12 +10,17 @@ Tensor to_dtype(const Tensor& t, DType dtype) {
   FX_CHECK(t.defined(), "cast of an undefined tensor");
   if (t.dtype() == dtype) return t;
   Tensor src = t.contiguous();
-  Tensor out = Tensor::empty(t.shape(), dtype);
+  if (src.is_meta()) return Tensor::meta(t.shape(), dtype);
+  // Known values stay known in meta mode too (a parameter cast for an op): a real result, and functions
+  // returning a value, which dispatch runs in meta mode (ops/dispatch.h).
+  Tensor out(std::make_shared<Storage>(static_cast<size_t>(checked_numel(t.shape())) * dtype_size(dtype)), dtype,
+             t.shape(), contiguous_strides(t.shape()), 0);
   dispatch_all(src.dtype(), [&](auto s) {
     using S = decltype(s);
-    dispatch_all(dtype, [&](auto d) {
+    return dispatch_all(dtype, [&](auto d) {
       using D = decltype(d);
       kernels::convert(src.data<S>(), out.data<D>(), src.numel());
+      return true;
     });
   });
   return out;

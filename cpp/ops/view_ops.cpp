@@ -29,10 +29,49 @@ Tensor view_tensor(const Tensor& x, const Shape& size) {
 }
 
 // x.view(2, 3), x.view((2, 3)), aten.view.default(x, [2, 3]), torch.Tensor.view(x, 2, 3).
+// x.view(dtype): the same bytes read as another dtype (torch's rules for differing element sizes: the last
+// dim is contiguous and rescaled, the other strides and the offset rescale exactly).
+Tensor view_dtype(const Tensor& x, DType dt) {
+  const int64_t from = static_cast<int64_t>(dtype_size(x.dtype())), to = static_cast<int64_t>(dtype_size(dt));
+  if (from == to) return Tensor(x.storage(), dt, x.shape(), x.strides(), x.offset());
+  const std::string what = std::string(" to view ") + torch_type_name(x.dtype()) + " as " + torch_type_name(dt) +
+                           " (different element sizes)";
+  if (x.dim() == 0) throw FxError("self.dim() cannot be 0" + what);
+  if (x.strides().back() != 1)
+    throw FxError("self.stride(-1) must be 1" + what + ", but got " + std::to_string(x.strides().back()));
+  Shape shape = x.shape(), strides = x.strides();
+  const int64_t last = x.dim() - 1;
+  if (to > from) {
+    const int64_t r = to / from;
+    if (shape[last] % r != 0)
+      throw FxError("self.size(-1) must be divisible by " + std::to_string(r) + what + ", but got " +
+                    std::to_string(shape[last]));
+    if (x.offset() % r != 0)
+      throw FxError("self.storage_offset() must be divisible by " + std::to_string(r) + what + ", but got " +
+                    std::to_string(x.offset()));
+    for (int64_t k = 0; k < last; ++k) {
+      if (strides[k] % r != 0)
+        throw FxError("self.stride(" + std::to_string(k) + ") must be divisible by " + std::to_string(r) + what +
+                      ", but got " + std::to_string(strides[k]));
+      strides[k] /= r;
+    }
+    shape[last] /= r;
+    return Tensor(x.storage(), dt, shape, strides, x.offset() / r);
+  }
+  const int64_t r = from / to;
+  for (int64_t k = 0; k < last; ++k) strides[k] *= r;
+  shape[last] *= r;
+  return Tensor(x.storage(), dt, shape, strides, x.offset() * r);
+}
+
 Object view_op(const OpCall& call) {
   const Tensor& x = self_of(call, "view");
+  const Object* dt = nullptr;
   if (call.args.size() == 2 && call.args[1].is_value() && call.args[1].value().kind() == ValueKind::Dtype)
-    throw FxError("view(dtype) (a bit cast) is not supported");
+    dt = &call.args[1];
+  for (const auto& kw : call.kwargs)
+    if (kw.first == "dtype" && call.args.size() == 1) dt = &kw.second;
+  if (dt) return view_dtype(x, dtype_from_name(dt->value().as_str()));
   return view_tensor(x, vararg_ints(call, 1, "size", "view"));
 }
 
@@ -275,7 +314,8 @@ OpDef def(const std::string& n, OpFn fn, std::vector<std::string> functions, std
   return d;
 }
 
-const OpRegistrar reg_view{OpDef{"torch.Tensor.view", {"aten.view.default", "aten._unsafe_view.default"}, {"view"}, view_op}};
+const OpRegistrar reg_view{OpDef{"torch.Tensor.view", {"aten.view.default", "aten._unsafe_view.default", "aten.view.dtype"},
+                                 {"view"}, view_op}};
 const OpRegistrar reg_reshape{def("reshape", reshape_op, {"aten.reshape.default"})};
 const OpRegistrar reg_view_as{OpDef{"torch.Tensor.view_as", {}, {"view_as"}, view_as_op}};
 const OpRegistrar reg_reshape_as{OpDef{"torch.Tensor.reshape_as", {}, {"reshape_as"}, reshape_as_op}};

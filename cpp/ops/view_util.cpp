@@ -151,6 +151,7 @@ void copy_into(const Tensor& dst, const Tensor& src) {
   Tensor s = to_dtype(src, dst.dtype());
   if (s.storage() == dst.storage()) s = s.clone();  // x.copy_(x.t()) must read before it writes
   Shape ss = broadcast_strides(s, dst.shape());
+  if (meta_mode()) return;  // shape inference: no kernel runs (tensor/meta.h)
   Tensor d = dst;  // a handle: writes go to the shared storage
   const int nd = static_cast<int>(dst.dim());
   switch (dtype_size(dst.dtype())) {

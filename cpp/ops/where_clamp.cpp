@@ -21,6 +21,7 @@ Tensor where(const Tensor& cond, const Operand& a, const Operand& b, DType dtype
   Shape shape = broadcast_shapes({c.shape(), ta.shape(), tb.shape()});
   Shape cs = broadcast_strides(c, shape), as = broadcast_strides(ta, shape), bs = broadcast_strides(tb, shape);
   Tensor out = Tensor::empty(shape, dtype);
+  if (meta_mode()) return out;  // shape inference: no kernel (tensor/meta.h)
   const int nd = static_cast<int>(shape.size());
   auto run = [&](auto w) {
     using W = decltype(w);

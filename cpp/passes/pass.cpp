@@ -2,6 +2,7 @@
 
 #include "passes/constant_fold.h"
 #include "passes/fold_conv_bn.h"
+#include "passes/fuse.h"
 #include "passes/shape_prop.h"
 #include "support/error.h"
 
@@ -30,12 +31,13 @@ bool run_pass(Pass& pass, GraphModule& gm) {
 
 bool DeadCodeElimination::run(GraphModule& gm) { return gm.graph().eliminate_dead_code(); }
 
-std::vector<std::string> pass_names() { return {"dce", "constant_fold", "fold_conv_bn", "shape_prop"}; }
+std::vector<std::string> pass_names() { return {"dce", "constant_fold", "fold_conv_bn", "fuse", "shape_prop"}; }
 
 std::unique_ptr<Pass> make_pass(const std::string& name) {
   if (name == "dce" || name == "eliminate_dead_code") return std::make_unique<DeadCodeElimination>();
   if (name == "constant_fold") return std::make_unique<ConstantFolding>();
   if (name == "fold_conv_bn") return std::make_unique<FoldConvBatchNorm>();
+  if (name == "fuse") return std::make_unique<FuseEpilogues>();
   if (name == "shape_prop") return std::make_unique<ShapePropagation>();
   std::string known;
   for (const auto& n : pass_names()) known += (known.empty() ? "" : ", ") + n;

@@ -22,7 +22,7 @@ class Pass {
 // Lints, runs, lints again; errors are prefixed "pass '<name>': ".
 bool run_pass(Pass& pass, GraphModule& gm);
 
-// The passes that need no options, by name: "dce", "constant_fold", "fold_conv_bn" (shape propagation
+// The passes that need no options, by name: "dce", "constant_fold", "fold_conv_bn", "fuse" (shape propagation
 // needs inputs: passes/shape_prop.h). FxError listing the known names otherwise.
 std::unique_ptr<Pass> make_pass(const std::string& name);
 std::vector<std::string> pass_names();

@@ -1,41 +1,13 @@
 #include "passes/shape_prop.h"
 
-#include <random>
 #include <unordered_map>
 
 #include "runtime/interpreter.h"
 #include "support/error.h"
 
 namespace fx {
-namespace {
 
-template <typename T, typename F>
-void fill(Tensor& t, F&& next) {
-  T* p = t.data<T>();
-  for (int64_t i = 0; i < t.numel(); ++i) p[i] = static_cast<T>(next());
-}
-
-Tensor random_tensor(const Shape& shape, DType dtype, std::mt19937_64& rng) {
-  Tensor t = Tensor::empty(shape, dtype);
-  std::uniform_real_distribution<double> real(-1.0, 1.0);
-  std::uniform_int_distribution<int> digit(0, 9);
-  switch (dtype) {
-    case DType::Float32: fill<float>(t, [&] { return real(rng); }); break;
-    case DType::Float64: fill<double>(t, [&] { return real(rng); }); break;
-    case DType::Int64: fill<int64_t>(t, [&] { return digit(rng); }); break;
-    case DType::Int32: fill<int32_t>(t, [&] { return digit(rng); }); break;
-    case DType::Int16: fill<int16_t>(t, [&] { return digit(rng); }); break;
-    case DType::Int8: fill<int8_t>(t, [&] { return digit(rng); }); break;
-    case DType::UInt8: fill<uint8_t>(t, [&] { return digit(rng); }); break;
-    case DType::Bool: fill<uint8_t>(t, [&] { return digit(rng) % 2; }); break;
-    case DType::Float16: fill<uint16_t>(t, [] { return 0x3c00; }); break;   // 1.0
-    case DType::BFloat16: fill<uint16_t>(t, [] { return 0x3f80; }); break;  // 1.0
-  }
-  return t;
-}
-
-// The meta a result gets: (shape, dtype) for a tensor, tuples of them for a sequence holding tensors.
-bool meta_of(const Object& o, Value& shape, Value& dtype) {
+bool shape_meta_of(const Object& o, Value& shape, Value& dtype) {
   if (o.is_tensor()) {
     ValueList dims;
     for (int64_t d : o.tensor().shape()) dims.push_back(Value::integer(d));
@@ -48,7 +20,7 @@ bool meta_of(const Object& o, Value& shape, Value& dtype) {
   bool any = false;
   for (const Object& item : o.items()) {
     Value s, d;
-    any = meta_of(item, s, d) || any;
+    any = shape_meta_of(item, s, d) || any;
     shapes.push_back(std::move(s));
     dtypes.push_back(std::move(d));
   }
@@ -58,10 +30,25 @@ bool meta_of(const Object& o, Value& shape, Value& dtype) {
   return true;
 }
 
-}  // namespace
+Object to_meta(const Object& o) {
+  switch (o.kind()) {
+    case Object::Kind::Tensor: return Object(Tensor::meta(o.tensor().shape(), o.tensor().dtype()));
+    case Object::Kind::Tuple: case Object::Kind::List: {
+      std::vector<Object> items;
+      for (const Object& x : o.items()) items.push_back(to_meta(x));
+      return o.kind() == Object::Kind::Tuple ? Object::tuple(std::move(items)) : Object::list(std::move(items));
+    }
+    case Object::Kind::Dict: {
+      std::vector<std::pair<std::string, Object>> items;
+      for (const auto& [k, x] : o.dict_items()) items.emplace_back(k, to_meta(x));
+      return Object::dict(std::move(items));
+    }
+    case Object::Kind::Value: break;
+  }
+  return o;
+}
 
-std::vector<Object> random_inputs(const GraphModule& gm, uint64_t seed) {
-  std::mt19937_64 rng(seed);
+std::vector<Object> meta_inputs(const GraphModule& gm) {
   std::vector<Object> inputs;
   for (const Node* n : gm.graph().nodes()) {
     if (n->op() != Op::Placeholder) continue;
@@ -75,20 +62,25 @@ std::vector<Object> random_inputs(const GraphModule& gm, uint64_t seed) {
       dims.push_back(d.as_int());
     }
     const DType dt = dtype && dtype->kind() == ValueKind::Dtype ? dtype_from_name(dtype->as_str()) : DType::Float32;
-    inputs.emplace_back(random_tensor(dims, dt, rng));
+    inputs.emplace_back(Tensor::meta(dims, dt));
   }
   return inputs;
 }
 
 bool ShapePropagation::run(GraphModule& gm) {
-  const std::vector<Object> inputs = inputs_ ? *inputs_ : random_inputs(gm);
+  std::vector<Object> inputs;
+  if (inputs_) {
+    for (const Object& x : *inputs_) inputs.push_back(to_meta(x));
+  } else {
+    inputs = meta_inputs(gm);
+  }
   std::unordered_map<const Node*, std::pair<Value, Value>> found;
   Interpreter interpreter(gm);
-  interpreter.set_node_hook([&found](const Node& n, const Object& result) {
+  interpreter.infer(inputs, [&found](const Node& n, const Object* result) {
     Value shape, dtype;
-    if (n.op() != Op::Output && meta_of(result, shape, dtype)) found[&n] = {std::move(shape), std::move(dtype)};
+    if (result && n.op() != Op::Output && shape_meta_of(*result, shape, dtype))
+      found[&n] = {std::move(shape), std::move(dtype)};
   });
-  interpreter.run(inputs);
   bool changed = false;
   for (Node* n : gm.graph().nodes()) {
     auto it = found.find(n);

@@ -1,10 +1,11 @@
-// Shape propagation, as torch.fx.passes.shape_prop.ShapeProp: runs the graph once and records every node's
-// result in its meta — "shape" (torch.Size) and "dtype" for a tensor, tuples of them for a tuple or list
-// of tensors. It needs the kernels (shape-only inference without running them is a later step).
-// Inputs are given, or made up from the placeholders' meta shape/dtype (random values, fixed seed).
-// Lives in passes/ but uses runtime/'s Interpreter: the one way to know a node's result today.
+// Shape propagation, as torch.fx.passes.shape_prop.ShapeProp but without running kernels: shape and
+// dtype inference (runtime/interpreter.h infer(), tensor/meta.h) records every node's result in its
+// meta — "shape" (torch.Size) and "dtype" for a tensor, tuples of them for a tuple or list of tensors.
+// The inputs' shapes and dtypes come from given inputs (only their shapes and dtypes are used) or from
+// the placeholders' meta. A node whose result depends on tensor values (nonzero, item(), and whatever
+// uses those) is unknown, as on torch's meta device: its meta is left as it was.
+// Lives in passes/ but uses runtime/'s Interpreter: the one place that walks a graph with values.
 #pragma once
-#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -25,8 +26,14 @@ class ShapePropagation : public Pass {
   std::optional<std::vector<Object>> inputs_;
 };
 
-// One input per placeholder from its meta shape/dtype: floats uniform in [-1, 1), integers 0..9, bools
-// coin flips. FxError naming the placeholder when its shape or dtype is unknown.
-std::vector<Object> random_inputs(const GraphModule& gm, uint64_t seed = 0);
+// One meta input per placeholder from its meta shape/dtype (dtype float32 when unrecorded). FxError
+// naming the placeholder when its shape is unknown or symbolic.
+std::vector<Object> meta_inputs(const GraphModule& gm);
+// `o` with every tensor replaced by a meta tensor of its shape and dtype (sequences and dicts kept).
+Object to_meta(const Object& o);
+
+// The meta a result gets: (shape, dtype) for a tensor, tuples of them for a sequence holding tensors;
+// false when it holds no tensor.
+bool shape_meta_of(const Object& o, Value& shape, Value& dtype);
 
 }  // namespace fx

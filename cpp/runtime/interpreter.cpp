@@ -2,10 +2,13 @@
 
 #include <chrono>
 #include <unordered_map>
+#include <unordered_set>
 
+#include "modules/fused.h"
 #include "modules/registry.h"
-#include "runtime/fusion.h"
+#include "passes/fuse.h"
 #include "support/error.h"
+#include "tensor/meta.h"
 
 namespace fx {
 
@@ -145,6 +148,38 @@ Interpreter::Interpreter(const GraphModule& gm, bool fuse) : gm_(gm) {
   std::vector<UnsupportedOp> unsupported = find_unsupported(gm);
   if (!unsupported.empty()) throw FxError(format_unsupported(unsupported));
 
+  // Fused bindings first, so a conv/linear that fuses packs its weights once (not also unfused, which
+  // doubled the load-time packing).
+  std::vector<std::pair<FusionChain, BoundModule>> fused;
+  std::unordered_set<const Node*> fused_head;
+  if (fuse) {
+    // The chains the fusion pass would rewrite (passes/fuse.h), restricted to what the leaf modules' fused
+    // binders take; the graph itself is left as it is.
+    for (const FusionChain& c : find_fusion_chains(gm, FusionOptions::runtime())) {
+      const ModuleBinding conv{gm, c.head->target(), gm.modules().at(c.head->target())};
+      FusedEpilogue epilogue;
+      epilogue.residual = c.residual != nullptr;
+      epilogue.min = c.activation.min, epilogue.max = c.activation.max;
+      BoundModule bound;
+      try {
+        if (c.head_kind == FusionHead::Conv2dModule) {
+          std::unique_ptr<ModuleBinding> bn;
+          if (c.batch_norm)
+            bn = std::make_unique<ModuleBinding>(
+                ModuleBinding{gm, c.batch_norm->target(), gm.modules().at(c.batch_norm->target())});
+          bound = bind_conv2d_fused(conv, bn.get(), epilogue);
+        } else {
+          bound = bind_linear_fused(conv, epilogue);
+        }
+      } catch (const FxError&) {
+        bound = nullptr;  // a malformed module: the unfused step reports it when it runs
+      }
+      if (!bound) continue;
+      fused_head.insert(c.head);
+      fused.emplace_back(c, std::move(bound));
+    }
+  }
+
   const std::vector<Node*> nodes = gm.graph().nodes();
   for (size_t i = 0; i < nodes.size(); ++i) slot_of_[nodes[i]] = i;
   steps_.resize(nodes.size());
@@ -160,7 +195,7 @@ Interpreter::Interpreter(const GraphModule& gm, bool fuse) : gm_(gm) {
     }
     if (n.op() == Op::GetAttr) s.attr = resolve_attr(gm, n);
     if (n.op() == Op::CallFunction || n.op() == Op::CallMethod) s.def = OpRegistry::global().find(n.op(), n.target());
-    if (n.op() == Op::CallModule) {
+    if (n.op() == Op::CallModule && !fused_head.count(&n)) {
       const ModuleInfo& info = gm.modules().at(n.target());  // find_unsupported checked it exists
       try {
         s.module = ModuleRegistry::global().find(info.type)(ModuleBinding{gm, n.target(), info});
@@ -170,39 +205,20 @@ Interpreter::Interpreter(const GraphModule& gm, bool fuse) : gm_(gm) {
     }
   }
 
-  if (fuse) {
-    for (const FusedChain& c : plan_fusions(gm)) {
-      const ModuleBinding conv{gm, c.head->target(), gm.modules().at(c.head->target())};
-      BoundModule bound;
-      try {
-        if (c.batch_norm || c.epilogue.residual ||
-            gm.modules().at(c.head->target()).type == "torch.nn.modules.conv.Conv2d") {
-          std::unique_ptr<ModuleBinding> bn;
-          if (c.batch_norm)
-            bn = std::make_unique<ModuleBinding>(
-                ModuleBinding{gm, c.batch_norm->target(), gm.modules().at(c.batch_norm->target())});
-          bound = bind_conv2d_fused(conv, bn.get(), c.epilogue);
-        } else {
-          bound = bind_linear_fused(conv, c.epilogue);
-        }
-      } catch (const FxError&) {
-        bound = nullptr;  // a malformed module: the unfused step reports it when it runs
-      }
-      if (!bound) continue;
-      Step& head = steps_[slot_of_.at(c.head)];
-      head.module = std::move(bound);
-      if (c.residual) {
-        ArgTree r;
-        r.kind = ArgTree::Kind::Slot;
-        r.slot = slot_of_.at(c.residual);
-        head.args.resize(1);
-        head.args.push_back(std::move(r));
-      }
-      const Node* prev = c.head;
-      for (const Node* n : c.absorbed) {
-        steps_[slot_of_.at(n)].alias = static_cast<std::ptrdiff_t>(slot_of_.at(prev));
-        prev = n;
-      }
+  for (auto& [c, bound] : fused) {
+    Step& head = steps_[slot_of_.at(c.head)];
+    head.module = std::move(bound);
+    if (c.residual) {
+      ArgTree r;
+      r.kind = ArgTree::Kind::Slot;
+      r.slot = slot_of_.at(c.residual);
+      head.args.resize(1);
+      head.args.push_back(std::move(r));
+    }
+    const Node* prev = c.head;
+    for (const Node* n : c.absorbed) {
+      steps_[slot_of_.at(n)].alias = static_cast<std::ptrdiff_t>(slot_of_.at(prev));
+      prev = n;
     }
   }
 
@@ -306,7 +322,13 @@ Object Interpreter::run_step(const Step& s, const std::vector<Object>& inputs, s
       for (const ArgTree& a : s.args) call.args.push_back(eval(a, env));
       for (const auto& [k, v] : s.kwargs) call.kwargs.emplace_back(k, eval(v, env));
       try {
+        if (s.def && meta_mode()) {
+          if (s.def->data_dependent) throw_data_dependent();
+          if (s.def->infer) return s.def->infer(call);
+        }
         return s.def ? s.def->run(call) : s.module(call);
+      } catch (const DataDependent&) {
+        throw;  // inference: the node's result is unknown
       } catch (const FxError& e) {
         throw FxError(node_label(n) + ": " + (e.node().empty() ? e.bare_message() : e.what()), n.name());
       } catch (const std::exception& e) {
@@ -363,6 +385,29 @@ Object Interpreter::run(const std::vector<Object>& inputs, Profile* profile) con
   }
   if (profile) profile->total_ms = std::chrono::duration<double, std::milli>(Clock::now() - run_start).count();
   return result;
+}
+
+void Interpreter::infer(const std::vector<Object>& inputs, const InferHook& hook) const {
+  MetaScope meta;
+  std::vector<Object> env(steps_.size());  // meta tensors are small: nothing is released early
+  std::vector<bool> unknown(steps_.size(), false);
+  size_t next_input = 0;
+  for (size_t i = 0; i < steps_.size(); ++i) {
+    const Step& s = steps_[i];
+    bool known = true;
+    for (const Node* in : s.node->all_input_nodes()) known = known && !unknown[slot_of_.at(in)];
+    if (known) {
+      try {
+        env[i] = run_step(s, inputs, next_input, env);
+      } catch (const DataDependent&) {
+        known = false;
+      }
+    } else if (s.node->op() == Op::Placeholder) {
+      ++next_input;
+    }
+    unknown[i] = !known;
+    if (hook) hook(*s.node, known ? &env[i] : nullptr);
+  }
 }
 
 }  // namespace fx

@@ -30,7 +30,8 @@ std::string format_unsupported(const std::vector<UnsupportedOp>& ops);
 class Interpreter {
  public:
   // FxError listing every unsupported op (one message) if any node cannot run. `fuse`: run the chains
-  // runtime/fusion.h finds as one step each (conv + folded BatchNorm + residual add + activation); the
+  // passes/fuse.h finds (FusionOptions::runtime(): conv + folded BatchNorm + residual add + clamp, Linear +
+  // clamp) as one step each, without changing the graph; the
   // absorbed nodes then pass the chain's final value on, so a node hook or profile sees that value for
   // them. Off for callers that look at every intermediate value.
   explicit Interpreter(const GraphModule& gm, bool fuse = false);
@@ -42,6 +43,14 @@ class Interpreter {
   // "*args" placeholder takes the rest as a tuple). Returns the output node's structure. Any failure is
   // an FxError naming the node. Safe to call repeatedly; each run has its own values.
   Object run(const std::vector<Object>& inputs, Profile* profile = nullptr) const;
+
+  // Shape and dtype inference: runs the graph in meta mode (tensor/meta.h) on `inputs` (meta tensors, or
+  // real ones: only their shapes and dtypes matter), no kernel touching data. `hook` gets each node's
+  // result — meta tensors for the tensors — or nullptr when it depends on tensor values (nonzero, item(),
+  // anything computed from those). Other failures are FxErrors naming the node, as in run(). For an
+  // interpreter built without fusion (absorbed nodes would show their chain's value).
+  using InferHook = std::function<void(const Node&, const Object*)>;
+  void infer(const std::vector<Object>& inputs, const InferHook& hook) const;
 
   // Called after each node runs (and after the values it last used were released), with its result.
   using NodeHook = std::function<void(const Node&, const Object&)>;

@@ -1,5 +1,8 @@
 #include "serialize/reader.h"
 
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -84,8 +87,8 @@ void read_modules(const Json& program, GraphModule& gm) {
 
 // Tensors: every header tensor (but __pad__) is listed in program.tensors and vice versa. Reference
 // tensors go to `reference`, the rest to the module.
-void read_tensors(const Json& program, const fxw::Container& c, GraphModule& gm,
-                  std::unordered_map<std::string, Tensor>& reference) {
+void read_tensors(const Json& program, const fxw::Container& c, const std::shared_ptr<uint8_t>& file,
+                  GraphModule& gm, std::unordered_map<std::string, Tensor>& reference) {
   const Json* kinds = member(program, "tensors");
   if (kinds && !kinds->is_object()) bad("program.tensors must be an object");
   std::unordered_map<std::string, const fxw::TensorEntry*> entries;
@@ -100,7 +103,9 @@ void read_tensors(const Json& program, const fxw::Container& c, GraphModule& gm,
     if (!kind->is_string()) bad("program.tensors['" + e.name + "'] must be a string");
     bool is_reference = false;
     const TensorKind k = parse_kind(e.name, kind->get<std::string>(), &is_reference);
-    Tensor t = Tensor::from_bytes(e.shape, e.dtype, c.data + e.begin, static_cast<size_t>(e.end - e.begin));
+    // c.data points into `file`, which the view keeps alive (the const is the parser's: the block is ours).
+    uint8_t* bytes = file.get() + (c.data - file.get()) + e.begin;
+    Tensor t = Tensor::view_bytes(e.shape, e.dtype, bytes, static_cast<size_t>(e.end - e.begin), file);
     if (is_reference) {
       reference[e.name] = std::move(t);
     } else {
@@ -138,6 +143,11 @@ void read_nodes(const Json& program, GraphModule& gm) {
     const std::string& name = string_field(jn, "name", where);
     if (name.empty()) bad(where + ".name is empty");
     if (by_name.count(name)) throw FxError("duplicate node name", name);
+    if (!graph.names().accepts(name))
+      throw FxError(where + ".name '" + name +
+                        "' is not a name FX would give a node (an identifier of letters, digits and '_', "
+                        "not a Python keyword or builtin, unique)",
+                    name);
     current = name;
     const std::string& op_text = string_field(jn, "op", where, name);
     Op op;
@@ -233,8 +243,29 @@ void read_reference(const Json& program, GraphModule& gm, const std::unordered_m
 
 }  // namespace
 
+uint8_t* alloc_file_block(size_t size) {
+  constexpr size_t kAlign = 64;
+  if (size > SIZE_MAX - 2 * kAlign) return nullptr;
+  const size_t padded = (size + kAlign - 1) / kAlign * kAlign;
+  return static_cast<uint8_t*>(std::aligned_alloc(kAlign, padded == 0 ? kAlign : padded));
+}
+
+std::shared_ptr<uint8_t> own_file_block(uint8_t* block) {
+  return std::shared_ptr<uint8_t>(block, [](uint8_t* p) { std::free(p); });
+}
+
 std::unique_ptr<GraphModule> read_fxw(const uint8_t* data, size_t size) {
-  const fxw::Container c = fxw::parse_container(data, size);
+  if (data == nullptr && size != 0) bad("no data");
+  uint8_t* block = alloc_file_block(size);
+  if (!block) throw FxError("out of memory: cannot allocate " + std::to_string(size) + " bytes for the file");
+  std::shared_ptr<uint8_t> file = own_file_block(block);
+  if (size) std::memcpy(block, data, size);
+  return read_fxw_block(std::move(file), size);
+}
+
+std::unique_ptr<GraphModule> read_fxw_block(std::shared_ptr<uint8_t> file, size_t size) {
+  if (!file && size != 0) bad("no data");
+  const fxw::Container c = fxw::parse_container(file.get(), size);
   fxw::check_json_depth(c.program, "fxwasm file: program");
   Json program;
   try {
@@ -248,7 +279,7 @@ std::unique_ptr<GraphModule> read_fxw(const uint8_t* data, size_t size) {
   std::unordered_map<std::string, Tensor> reference_tensors;
   read_producer(program, *gm);
   read_modules(program, *gm);
-  read_tensors(program, c, *gm, reference_tensors);
+  read_tensors(program, c, file, *gm, reference_tensors);
   read_nodes(program, *gm);
   read_reference(program, *gm, reference_tensors);
   read_pytree(program, *gm);

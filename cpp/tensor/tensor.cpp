@@ -59,7 +59,21 @@ Storage::Storage(size_t nbytes) : nbytes_(nbytes) {
   if (!data_) throw FxError("out of memory: cannot allocate " + std::to_string(nbytes) + " bytes");
 }
 
-Storage::~Storage() { ::operator delete(data_, std::align_val_t(kAlignment)); }
+Storage::Storage(uint8_t* data, size_t nbytes, std::shared_ptr<void> owner)
+    : data_(data), nbytes_(nbytes), owner_(std::move(owner)) {
+  FX_CHECK(data_ != nullptr && owner_ != nullptr, "storage view over no block");
+  FX_CHECK(reinterpret_cast<uintptr_t>(data_) % kAlignment == 0, "storage view: bytes not 64-byte aligned");
+}
+
+std::shared_ptr<Storage> Storage::meta(size_t nbytes) {
+  std::shared_ptr<Storage> s(new Storage());
+  s->nbytes_ = nbytes;
+  return s;
+}
+
+Storage::~Storage() {
+  if (!owner_ && data_) ::operator delete(data_, std::align_val_t(kAlignment));
+}
 
 int64_t checked_numel(const Shape& shape) {
   int64_t n = 1;
@@ -90,13 +104,19 @@ static size_t checked_nbytes(const Shape& shape, DType dtype) {
   return static_cast<size_t>(n) * es;
 }
 
+Tensor Tensor::meta(const Shape& shape, DType dtype) {
+  return Tensor(Storage::meta(checked_nbytes(shape, dtype)), dtype, shape, contiguous_strides(shape), 0);
+}
+
 Tensor Tensor::empty(const Shape& shape, DType dtype) {
+  if (meta_mode()) return meta(shape, dtype);
   auto storage = std::make_shared<Storage>(checked_nbytes(shape, dtype));
   return Tensor(std::move(storage), dtype, shape, contiguous_strides(shape), 0);
 }
 
 Tensor Tensor::zeros(const Shape& shape, DType dtype) {
   Tensor t = empty(shape, dtype);
+  if (t.is_meta()) return t;
   std::memset(t.storage_->data(), 0, t.storage_->nbytes());
   return t;
 }
@@ -106,9 +126,22 @@ Tensor Tensor::from_bytes(const Shape& shape, DType dtype, const void* bytes, si
   if (nbytes != expected)
     throw FxError("tensor of shape " + shape_str(shape) + " and dtype " + dtype_name(dtype) + " needs " +
                   std::to_string(expected) + " bytes, got " + std::to_string(nbytes));
-  Tensor t = empty(shape, dtype);
+  // Known bytes: a real tensor, in meta mode too (tensor/meta.h).
+  Tensor t(std::make_shared<Storage>(expected), dtype, shape, contiguous_strides(shape), 0);
   if (nbytes) std::memcpy(t.storage_->data(), bytes, nbytes);
   return t;
+}
+
+Tensor Tensor::view_bytes(const Shape& shape, DType dtype, uint8_t* bytes, size_t nbytes,
+                          std::shared_ptr<void> owner) {
+  if (nbytes == 0 || reinterpret_cast<uintptr_t>(bytes) % kAlignment != 0)
+    return from_bytes(shape, dtype, bytes, nbytes);
+  size_t expected = checked_nbytes(shape, dtype);
+  if (nbytes != expected)
+    throw FxError("tensor of shape " + shape_str(shape) + " and dtype " + dtype_name(dtype) + " needs " +
+                  std::to_string(expected) + " bytes, got " + std::to_string(nbytes));
+  auto storage = std::make_shared<Storage>(bytes, nbytes, std::move(owner));
+  return Tensor(std::move(storage), dtype, shape, contiguous_strides(shape), 0);
 }
 
 Tensor::Tensor(std::shared_ptr<Storage> storage, DType dtype, Shape shape, Shape strides, int64_t offset)
@@ -156,7 +189,9 @@ Tensor Tensor::contiguous() const {
 
 Tensor Tensor::clone() const {
   FX_CHECK(defined(), "clone of an undefined tensor");
-  Tensor out = empty(shape_, dtype_);
+  // A meta tensor's clone is meta; a real one's is real, in meta mode too (known values stay known).
+  if (is_meta()) return meta(shape_, dtype_);
+  Tensor out(std::make_shared<Storage>(checked_nbytes(shape_, dtype_)), dtype_, shape_, contiguous_strides(shape_), 0);
   if (numel() == 0) return out;
   if (is_contiguous()) {
     std::memcpy(out.raw_data(), raw_data(), nbytes());

@@ -6,34 +6,55 @@
 #include <vector>
 
 #include "tensor/dtype.h"
+#include "tensor/meta.h"
 
 namespace fx {
 
 using Shape = std::vector<int64_t>;
 
-// A 64-byte aligned byte buffer. Allocation failure throws FxError (never aborts).
+// A 64-byte aligned byte buffer: its own allocation, or a view into a bigger block (a loaded file) that
+// `owner` keeps alive. Allocation failure throws FxError (never aborts).
 class Storage {
  public:
   explicit Storage(size_t nbytes);
+  // Views `nbytes` bytes at `data` (64-byte aligned, else FxError) inside the block `owner` keeps alive.
+  Storage(uint8_t* data, size_t nbytes, std::shared_ptr<void> owner);
+  // A meta storage (tensor/meta.h): `nbytes` long, with no bytes; data() throws DataDependent.
+  static std::shared_ptr<Storage> meta(size_t nbytes);
   ~Storage();
   Storage(const Storage&) = delete;
   Storage& operator=(const Storage&) = delete;
-  uint8_t* data() { return data_; }
-  const uint8_t* data() const { return data_; }
+  uint8_t* data() {
+    if (!data_) throw_data_dependent();
+    return data_;
+  }
+  const uint8_t* data() const {
+    if (!data_) throw_data_dependent();
+    return data_;
+  }
+  bool is_meta() const { return data_ == nullptr; }
   size_t nbytes() const { return nbytes_; }
 
  private:
-  uint8_t* data_ = nullptr;
+  Storage() = default;
+  uint8_t* data_ = nullptr;  // null only for a meta storage
   size_t nbytes_ = 0;
+  std::shared_ptr<void> owner_;  // set for a view: the block is freed by its owner, not here
 };
 
 class Tensor {
  public:
   Tensor() = default;  // undefined tensor
-  static Tensor empty(const Shape& shape, DType dtype);   // contiguous, uninitialised
+  static Tensor empty(const Shape& shape, DType dtype);   // contiguous, uninitialised (meta in meta mode)
+  static Tensor meta(const Shape& shape, DType dtype);    // contiguous, no data (tensor/meta.h)
   static Tensor zeros(const Shape& shape, DType dtype);
-  // Copies `nbytes` little-endian bytes into a new contiguous tensor (checked against shape × dtype).
+  // Copies `nbytes` little-endian bytes into a new contiguous tensor (checked against shape × dtype);
+  // a real tensor in meta mode too: its values are known.
   static Tensor from_bytes(const Shape& shape, DType dtype, const void* bytes, size_t nbytes);
+  // A contiguous tensor over `nbytes` bytes inside the block `owner` keeps alive, without copying them —
+  // or a copy (as from_bytes) when `bytes` is not 64-byte aligned.
+  static Tensor view_bytes(const Shape& shape, DType dtype, uint8_t* bytes, size_t nbytes,
+                           std::shared_ptr<void> owner);
   // A view over existing storage.
   Tensor(std::shared_ptr<Storage> storage, DType dtype, Shape shape, Shape strides, int64_t offset);
 
@@ -47,6 +68,7 @@ class Tensor {
   size_t nbytes() const { return static_cast<size_t>(numel()) * dtype_size(dtype_); }
   bool is_contiguous() const;
   const std::shared_ptr<Storage>& storage() const { return storage_; }
+  bool is_meta() const { return storage_ && storage_->is_meta(); }
 
   // Pointer to element [0,...,0].
   template <typename T> T* data() { return reinterpret_cast<T*>(storage_->data()) + offset_; }

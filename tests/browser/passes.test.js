@@ -144,4 +144,45 @@ describe('passes', () => {
     expect(page.problems).toEqual([]);
     await page.close();
   }, 300000);
+
+  test('fusions: conv/linear + relu become fxwasm.fused_* nodes; the fused model runs the same and downloads', async () => {
+    const page = await newPage(pg.context);
+    await openExample(page, pg.url, 'digits_cnn');
+    const numbers = async () => (await page.$$eval('[data-testid="outputs"] .output pre', (ps) => ps.map((p) => p.textContent)))
+      .join(' ').match(/-?\d+(\.\d+)?(e[-+]?\d+)?/g).map(Number);
+    const runReference = async () => {
+      await byTestId(page, 'input-source-x').selectOption('reference');
+      await byTestId(page, 'run-button').click();
+      await waitFor(page, 'outputs', 1);
+      return numbers();
+    };
+    const unfused = await runReference();
+
+    const s = await applyPass(page, 'fuse');
+    // conv1, conv2, fc1 absorb their relus (3 calls fewer); each fused node reads its weight and bias
+    // through get_attr nodes (6 more nodes), as FX's functional graphs do.
+    expect(s).toMatchObject({ before: '11', after: '14', callsBefore: '9', callsAfter: '6', changed: 'true' });
+    expect(s.text).toMatch(/calls 9 → 6/);
+    const rows = await tableCells(page);
+    expect(rows.filter((r) => r[2] === 'fxwasm.fused_conv2d').map((r) => r[1])).toEqual(['conv1', 'conv2']);
+    expect(rows.filter((r) => r[2] === 'fxwasm.fused_linear').map((r) => r[1])).toEqual(['fc1']);
+    expect(await page.$$eval('[data-testid="pass-before"] tr.removed', (trs) => trs.map((t) => t.dataset.node)))
+      .toEqual(['relu', 'relu_1', 'relu_2']);
+    expect(await byTestId(page, 'code').textContent()).toMatch(/conv1 = fxwasm\.fused_conv2d\(x, conv1_weight, conv1_bias/);
+    expect(await page.locator('[data-testid="graph"] g.node').count()).toBe(14);
+    await screenshot(page, 'fusions');
+
+    const fused = await runReference();
+    expect(fused.length).toBe(unfused.length);
+    fused.forEach((v, i) => expect(Math.abs(v - unfused[i])).toBeLessThanOrEqual(1e-3 * (1 + Math.abs(unfused[i]))));
+    expect(await page.locator('[data-testid="profile"] tbody tr').count()).toBe(14);
+
+    const [download] = await Promise.all([page.waitForEvent('download'), byTestId(page, 'download').click()]);
+    await inspect(fs.readFileSync(await download.path()), async (gm) => {
+      expect(gm.graph.find('conv2').target).toBe('fxwasm.fused_conv2d');
+      expect((await gm.check({ rtol: 1e-4, atol: 1e-5 })).status).toBe('pass');
+    });
+    expect(page.problems).toEqual([]);
+    await page.close();
+  }, 120000);
 });

@@ -36,7 +36,7 @@ inline Outcome exercise_fxw(const uint8_t* data, size_t size) {
   Outcome out;
   std::unique_ptr<Model> model;
   try {
-    model = Model::load(data, size, "<fuzz>");
+    model = Model::load(data, size, "<fuzz>", /*allow_unsupported=*/true);  // the views get exercised too
   } catch (const FxError& e) {
     out.error = e.what();
     return out;

@@ -271,3 +271,21 @@ test('a disposed module refuses graph use', async () => {
 test('the conv-bn fixture is small', () => {
   expect(fs.statSync(CONV_BN).size).toBeLessThan(20000);
 });
+
+test('BigInt arguments reach the core exactly (int64 beyond 2^53 is not rounded)', async () => {
+  const gm = await fxwasm.create();
+  try {
+    const g = gm.graph;
+    const x = g.placeholder('x');
+    const min = -(2n ** 63n);
+    const full = g.callFunction('torch.full', [[2], min], { dtype: { $dtype: 'int64' } });
+    const big = g.callFunction('torch.full', [[1], 2n ** 53n + 1n], { dtype: { $dtype: 'int64' } });
+    g.output([full, big, x]);
+    expect(full.args[1]).toBe(Number(min));  // read back as a JS number: the value language has no BigInt
+    const [a, b] = await gm.run([f32([1])]);
+    expect(Array.from(a.data)).toEqual([min, min]);
+    expect(Array.from(b.data)).toEqual([2n ** 53n + 1n]);
+  } finally {
+    gm.dispose();
+  }
+});

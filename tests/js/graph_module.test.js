@@ -144,8 +144,11 @@ test('garbage, truncated files and bad inputs throw FxError; the runtime stays u
   fresh.dispose();
 });
 
-test('unknown op: reported by info, run throws FxError naming the node', async () => {
-  const m = await fxwasm.load(reluFxw({ target: 'torch.no_such_op' }));
+test('unknown op: load fails naming it; loaded for inspection, info reports it and run throws', async () => {
+  const err0 = await fxwasm.load(reluFxw({ target: 'torch.no_such_op' })).catch((e) => e);
+  expect(err0).toBeInstanceOf(fxwasm.FxError);
+  expect(err0.message).toMatch(/unsupported ops: torch\.no_such_op \(nodes: relu\)/);
+  const m = await fxwasm.load(reluFxw({ target: 'torch.no_such_op' }), { allowUnsupported: true });
   try {
     expect(m.info().unsupported).toEqual([expect.objectContaining({ target: 'torch.no_such_op', nodes: ['relu'] })]);
     const err = await m.run([f32([1, 2])]).catch((e) => e);

@@ -156,7 +156,9 @@ describe.each(SEEDS)('malformed variants of %s', (_label, file) => {
 test('errors after a successful load (unknown op, wrong inputs) leave the runtime usable', async () => {
   const rt = await getRuntime();
   const f = parse(toyBytes());
-  const unknown = await fxwasm.load(edited(f, (c) => { nodeNamed(c, 'abs_1').target = 'torch.no_such_op'; }));
+  const unknownBytes = edited(f, (c) => { nodeNamed(c, 'abs_1').target = 'torch.no_such_op'; });
+  await expect(fxwasm.load(unknownBytes)).rejects.toThrow(/unsupported ops: torch\.no_such_op \(nodes: abs_1\)/);
+  const unknown = await fxwasm.load(unknownBytes, { allowUnsupported: true });
   const a = fxwasm.tensor(new Float32Array(10), [10]);
   await expect(unknown.run([a, a])).rejects.toThrow(/unsupported ops: torch\.no_such_op \(nodes: abs_1\)/);
   unknown.dispose();

@@ -53,7 +53,8 @@ afterAll(() => {
 test('the tarball holds the ESM sources, types, bin, wasm build and seed example — no tests', () => {
   const files = globalThis.packed;
   for (const f of ['package.json', 'README.md', 'web/src/index.js', 'web/src/index.d.ts', 'web/bin/fxwasm.js',
-    'web/dist/fxwasm.mjs', 'web/dist/fxwasm.wasm', 'examples/seed/toy_example.fxw']) {
+    'web/dist/fxwasm.mjs', 'web/dist/fxwasm.wasm', 'web/dist/fxwasm-threads.mjs',
+    'web/dist/fxwasm-threads.wasm', 'web/dist/fxwasm-threads.worker.cjs', 'examples/seed/toy_example.fxw', 'web/src/worker.js']) {
     expect(files).toContain(f);
   }
   expect(files.filter((f) => /^(tests|cpp|python|build|node_modules)\//.test(f))).toEqual([]);
@@ -75,6 +76,7 @@ test('installed into a fresh project, imported as ESM: loads and runs the seed e
   expect(report.seedOut.slice(0, 2)).toEqual(['bool', []]);
   expect(report.seedNamed).toEqual([10]);
   expect(report.seedCheck).toBe('pass');
+  expect(report.workerTable).toBe(true);
   expect(report.roundTrip).toBe(true);
   expect(report.disposedError).toBe(true);
 

@@ -11,6 +11,8 @@ const { version } = JSON.parse(fs.readFileSync(new URL('../../package.json', imp
 const EXIT_CODES = `
 Exit codes: 0 success; 1 check found a mismatch; 2 bad input (missing, truncated or malformed file,
 unknown op, wrong input shape, bad option); 3 check: the file stores no reference.
+table, code and info show a file whose ops the runtime cannot all run (info lists them); run, check
+and bench refuse it at load, naming every unsupported op and its nodes.
 A progress line appears on stderr for long loads and runs when stderr is a terminal
 (FXWASM_PROGRESS=never turns it off).`;
 
@@ -61,7 +63,7 @@ function program() {
   io(p.command('bench').argument('<file>', '.fxw file').description('time run after warm-up: min/median/max ms'))
     .option('--runs <N>', 'timed runs', number('--runs', { integer: true, min: 1 }), 10)
     .option('--warmup <N>', 'untimed runs first', number('--warmup', { integer: true }), 3)
-    .option('--threads <N>', 'threads (this build runs on one)', number('--threads', { integer: true, min: 1 }), 1)
+    .option('--threads <N>', 'kernel threads (the pthreads build; 1 where it cannot run)', number('--threads', { integer: true, min: 1 }), 1)
     .option('--json', 'print JSON')
     .action(async (file, opts) => { process.exitCode = await commands.benchCommand(file, opts); });
   for (const cmd of p.commands) cmd.exitOverride().configureOutput({ outputError: () => {} });

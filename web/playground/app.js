@@ -195,7 +195,9 @@ async function openModel(source, label, bytes) {
   delete ui.progress.dataset.seen;
   setBusy('loading…');
   try {
-    const gm = await state.fxwasm.load(source, { onProgress });
+    // Inspection first: a graph with ops the runtime cannot run still opens (the summary lists them, a
+    // run shows the load-time error naming them all).
+    const gm = await state.fxwasm.load(source, { onProgress, allowUnsupported: true });
     if (token !== state.loadToken) {
       gm.dispose();
       return false;

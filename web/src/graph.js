@@ -33,7 +33,7 @@ export function encodeValue(value, where = 'argument') {
   if (value instanceof Node) return { $node: value.name };
   if (value === null || value === undefined) return null;
   if (typeof value === 'boolean' || typeof value === 'string') return value;
-  if (typeof value === 'bigint') return Number(value);
+  if (typeof value === 'bigint') return value;  // exact: json.js writes it digit for digit
   if (typeof value === 'number') {
     if (Number.isNaN(value)) return { $float: 'nan' };
     if (!Number.isFinite(value)) return { $float: value > 0 ? 'inf' : '-inf' };

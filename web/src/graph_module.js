@@ -6,6 +6,7 @@ import { encodeValue, decodeValue } from './marshal.js';
 import { encodeValue as encodeGraphValue } from './graph.js';
 import { Tensor } from './tensor.js';
 import { getRuntime } from './runtime.js';
+import { stringify } from './json.js';
 
 // The safety net behind dispose(): a GraphModule dropped without dispose() frees its wasm memory when
 // the garbage collector reclaims it. dispose() stays the way to free memory promptly (GC timing is not
@@ -21,7 +22,7 @@ const finalizer = typeof FinalizationRegistry === 'function'
   })
   : null;
 
-const PASSES = ['dce', 'constant_fold', 'fold_conv_bn', 'shape_prop'];
+const PASSES = ['dce', 'constant_fold', 'fold_conv_bn', 'fuse', 'shape_prop'];
 const TENSOR_KINDS = ['parameter', 'buffer', 'constant'];
 
 export class GraphModule {
@@ -59,7 +60,7 @@ export class GraphModule {
       this.#graph = new Graph({
         version: () => this.#version,
         graphJson: () => this.#rt.call('fx_graph', this.#live()).graph,
-        edit: (command) => this.#edit(() => this.#rt.call('fx_edit', this.#live(), JSON.stringify(command))),
+        edit: (command) => this.#edit(() => this.#rt.call('fx_edit', this.#live(), stringify(command))),
         tabular: () => this.printTabular(),
       });
     }
@@ -84,21 +85,22 @@ export class GraphModule {
   }
 
   /**
-   * Runs a graph pass in the core: 'dce', 'constant_fold', 'fold_conv_bn' or 'shape_prop' (with
-   * {inputs} — an array of Tensors — or random inputs from the placeholders' meta shapes). The graph is
+   * Runs a graph pass in the core: 'dce', 'constant_fold', 'fold_conv_bn', 'fuse' or 'shape_prop' (shape
+   * and dtype inference without running kernels, from {inputs} — an array of Tensors, only their shapes
+   * and dtypes matter — or from the placeholders' meta shapes). The graph is
    * linted before and after. Returns whether the pass changed anything.
    */
   applyPass(name, options = {}) {
     if (!PASSES.includes(name)) throw new FxError(`applyPass: unknown pass '${name}' (known: ${PASSES.join(', ')})`);
     const handle = this.#live();
     if (name !== 'shape_prop') {
-      return this.#edit(() => this.#rt.call('fx_edit', handle, JSON.stringify({ cmd: 'run_pass', pass: name }))).changed;
+      return this.#edit(() => this.#rt.call('fx_edit', handle, stringify({ cmd: 'run_pass', pass: name }))).changed;
     }
     const blocks = [];
     try {
       const inputs = options.inputs ? this.#orderInputs(options.inputs) : [];
       const encoded = inputs.map((x, i) => encodeValue(this.#rt, x, blocks, `#${i}`));
-      return this.#edit(() => this.#rt.call('fx_shape_prop', handle, JSON.stringify(encoded))).changed;
+      return this.#edit(() => this.#rt.call('fx_shape_prop', handle, stringify(encoded))).changed;
     } finally {
       for (const ptr of blocks) this.#rt.free(ptr);
     }
@@ -133,7 +135,7 @@ export class GraphModule {
     const blocks = [];
     try {
       const wire = encodeValue(this.#rt, tensor, blocks, name);
-      this.#edit(() => this.#rt.call('fx_add_tensor', handle, String(name), JSON.stringify(wire), kind));
+      this.#edit(() => this.#rt.call('fx_add_tensor', handle, String(name), stringify(wire), kind));
     } finally {
       for (const ptr of blocks) this.#rt.free(ptr);
     }
@@ -146,7 +148,7 @@ export class GraphModule {
    */
   addModule(name, type, hparams = {}) {
     const encoded = Object.fromEntries(Object.entries(hparams).map(([k, v]) => [k, encodeGraphValue(v, 'hparams')]));
-    this.#edit(() => this.#rt.call('fx_edit', this.#live(), JSON.stringify({ cmd: 'add_module', name, type, hparams: encoded })));
+    this.#edit(() => this.#rt.call('fx_edit', this.#live(), stringify({ cmd: 'add_module', name, type, hparams: encoded })));
   }
 
   /**
@@ -189,7 +191,7 @@ export class GraphModule {
     let reply;
     try {
       const encoded = ordered.map((x, i) => encodeValue(this.#rt, x, blocks, `#${i}`));
-      reply = this.#rt.call('fx_run', handle, JSON.stringify(encoded), !!options.profile);
+      reply = this.#rt.call('fx_run', handle, stringify(encoded), !!options.profile);
     } finally {
       for (const ptr of blocks) this.#rt.free(ptr);
     }

@@ -141,7 +141,7 @@ export class Graph implements Iterable<Node> {
   printTabular(): string;
 }
 
-export type PassName = 'dce' | 'constant_fold' | 'fold_conv_bn' | 'shape_prop';
+export type PassName = 'dce' | 'constant_fold' | 'fold_conv_bn' | 'fuse' | 'shape_prop';
 
 export interface PatternMatch {
   /** The graph node matched by the pattern's (first) anchor. */
@@ -254,12 +254,61 @@ export class GraphModule {
 
 export interface LoadOptions {
   onProgress?: (progress: { loaded: number; total: number | null }) => void;
+  /**
+   * Load for inspection even when the graph uses ops the runtime cannot run (print, code, info, graph
+   * editing work; run/check then throw). Without it, such a file is rejected at load with one FxError
+   * naming every unsupported target and the nodes using it.
+   */
+  allowUnsupported?: boolean;
+  /**
+   * Run the model off the main thread: it loads and runs in a Worker of its own (worker_threads in Node),
+   * and load() resolves to a WorkerGraphModule, whose calls are all async.
+   */
+  worker?: boolean;
+  /**
+   * Threads for the kernels (GEMM, convolution): a count, or 'auto' (the machine's cores, at most 4).
+   * Above 1 the pthreads build (fxwasm-threads.wasm) runs where the environment allows it — Node, and
+   * crossOriginIsolated pages — and one thread otherwise. Outputs do not depend on the count. Unset: the
+   * runtime's current setting (1 at first).
+   */
+  threads?: number | 'auto';
+}
+
+/**
+ * A model in a Worker (fxwasm.load(source, {worker: true})): GraphModule's calls, all async — `await`
+ * works the same on both. Not available: the Graph API (graph and editing) and runSync.
+ */
+export class WorkerGraphModule {
+  readonly source: string;
+  printTabular(): Promise<string>;
+  /** A Promise of the Python source of forward. */
+  readonly code: Promise<string>;
+  info(): Promise<ModelInfo>;
+  /** A Promise of the placeholder names. */
+  readonly inputNames: Promise<string[]>;
+  /** As GraphModule.run; with `transfer: true` the input tensors' buffers move to the worker (detached here). */
+  run(inputs: RunInputs, options?: { profile?: false; transfer?: boolean }): Promise<RunValue>;
+  run(inputs: RunInputs, options: { profile: true; transfer?: boolean }): Promise<{ outputs: RunValue; profile: ProfileEntry[] }>;
+  reference(): Promise<{ inputs: RunValue[]; outputs: RunValue } | null>;
+  check(options?: { rtol?: number; atol?: number }): Promise<CheckReport>;
+  applyPass(name: PassName, options?: { inputs?: RunInputs }): Promise<boolean>;
+  save(): Promise<Uint8Array>;
+  /** Throws FxError: the Graph API needs the model on this thread. */
+  readonly graph: never;
+  /** Throws FxError: use `await gm.run()`. */
+  runSync(inputs: RunInputs, options?: RunOptions): never;
+  readonly disposed: boolean;
+  /** Stops the worker (freeing its memory); pending and later calls reject with FxError. */
+  dispose(): Promise<void>;
 }
 
 export type Source = Uint8Array | ArrayBuffer | ArrayBufferView | Blob | Response | URL | string;
 
-export function load(source: Source, options?: LoadOptions): Promise<GraphModule>;
+export function load(source: Source, options: LoadOptions & { worker: true }): Promise<WorkerGraphModule>;
+export function load(source: Source, options?: LoadOptions & { worker?: false }): Promise<GraphModule>;
+export function load(source: Source, options?: LoadOptions): Promise<GraphModule | WorkerGraphModule>;
 export function save(gm: GraphModule): Uint8Array;
+export function save(gm: WorkerGraphModule): Promise<Uint8Array>;
 /** A new GraphModule with an empty graph, to build a program from scratch. */
 export function create(): Promise<GraphModule>;
 

@@ -1,29 +1,29 @@
 // fxwasm: PyTorch FX graphs in WebAssembly. The public JavaScript API (see index.d.ts and CONTRACT.md).
 import { FxError } from './errors.js';
-import { getRuntime } from './runtime.js';
-import { readIntoHeap } from './source.js';
 import { GraphModule } from './graph_module.js';
+import { loadHere } from './loader.js';
+import { loadInWorker, WorkerGraphModule } from './worker_client.js';
 
 export { FxError } from './errors.js';
 export { Tensor, tensor, randomTensor } from './tensor.js';
 export { GraphModule } from './graph_module.js';
+export { WorkerGraphModule } from './worker_client.js';
 export { Graph, Node, FxList, list, float } from './graph.js';
 export { readNpy, writeNpy, readNpz, readNpzAsync, writeNpz } from './npy.js';
 
 /**
  * Loads a .fxw model. `source`: Uint8Array | ArrayBuffer | Blob | Response | URL | string (a URL, or a
  * file path in Node). `onProgress({loaded, total})` reports download progress (total null when unknown).
+ * Loading prepares the runtime: a graph with ops it cannot run is rejected with one FxError naming every
+ * unsupported target and its nodes, unless `allowUnsupported` (inspection only: print, code, info, graph
+ * editing; run() then throws that error). With `worker: true` the model lives in a Worker of its own
+ * (worker_threads in Node) and a WorkerGraphModule answers: the same calls, all async (docs/api.md).
+ * `threads` (a count or 'auto'): the kernels' threads, through the pthreads build where the environment
+ * allows it (Node; crossOriginIsolated pages), one thread otherwise; unset: as the runtime is (1 at first).
  */
-export async function load(source, { onProgress } = {}) {
-  const rt = await getRuntime();
-  // The file goes straight into the heap (chunk by chunk for streams and files), never whole in JS too.
-  const { ptr, nbytes, name } = await readIntoHeap(rt, source, onProgress);
-  try {
-    const { handle } = rt.call('fx_load', ptr, nbytes, name);
-    return new GraphModule(rt, handle, name);
-  } finally {
-    if (!rt.broken) rt.free(ptr);  // a trapped runtime is dropped whole
-  }
+export async function load(source, { onProgress, allowUnsupported = false, worker = false, threads } = {}) {
+  if (worker) return loadInWorker(source, { onProgress, allowUnsupported, threads });
+  return loadHere(source, { onProgress, allowUnsupported, threads });
 }
 
 /**
@@ -36,6 +36,7 @@ export async function create() {
 
 /** The model in the .fxw format, as bytes ready for a file or a download. */
 export function save(gm) {
+  if (gm instanceof WorkerGraphModule) return gm.save();  // a Promise in worker mode
   if (!(gm instanceof GraphModule)) throw new FxError('save(): expected a GraphModule from fxwasm.load()');
   return gm.save();
 }

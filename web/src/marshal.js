@@ -14,7 +14,7 @@ export function encodeValue(rt, value, blocks, where) {
   }
   if (value === null || value === undefined) return null;
   if (typeof value === 'boolean') return value;
-  if (typeof value === 'bigint') return Number(value);
+  if (typeof value === 'bigint') return value;  // exact: json.js writes it digit for digit
   if (typeof value === 'number') {
     if (Number.isFinite(value)) return value;
     return { $t: 'float', v: Number.isNaN(value) ? 'nan' : value > 0 ? 'inf' : '-inf' };

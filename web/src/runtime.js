@@ -4,8 +4,12 @@
 // wasmBinary. A wasm trap (which C++ code never causes on purpose: every bound call catches) marks the
 // instance broken; the next load() starts a fresh one, so a failure never leaves the package unusable.
 import { FxError, unwrapReply } from './errors.js';
+import { resolveThreads, threadedOptions, threadsValueError } from './threads.js';
 
 const WASM_URL = new URL('../dist/fxwasm.wasm', import.meta.url);
+// The pthreads variant (threads.js), for a `threads` count above 1 where the environment allows it.
+const THREADS_WASM_URL = new URL('../dist/fxwasm-threads.wasm', import.meta.url);
+const THREADS_MJS_URL = new URL('../dist/fxwasm-threads.mjs', import.meta.url);
 const isNode = typeof process !== 'undefined' && !!process.versions?.node;
 
 let current = null;  // Promise<Runtime> of the live instance
@@ -36,6 +40,13 @@ class Runtime {
     return unwrapReply(text);
   }
 
+  /** Sets the kernels' thread count, at most the threads this instance started with. */
+  setThreads(n) {
+    const max = this.maxThreads ?? 1;
+    this.threads = max > 1 ? this.call('fx_set_threads', Math.min(n, max)).threads : 1;
+    return this.threads;
+  }
+
   malloc(nbytes) {
     const ptr = this.module._malloc(Math.max(1, nbytes));
     if (!ptr) throw new FxError(`out of memory: cannot allocate ${nbytes} bytes in the WebAssembly heap`);
@@ -61,27 +72,45 @@ class Runtime {
 
 let currentRuntime = null;
 
-async function instantiate() {
+// threads > 1: the pthreads variant with threads − 1 workers; if it cannot start, one thread.
+async function instantiate(threads) {
+  if (threads > 1) {
+    try {
+      return await startRuntime(threads);
+    } catch (e) {
+      threadsError = e && e.message ? e.message : String(e);
+    }
+  }
+  return startRuntime(1);
+}
+
+let threadsError = null;  // why the pthreads variant did not start, if it did not (for diagnosis)
+
+async function startRuntime(threads) {
+  const wasmUrl = threads > 1 ? THREADS_WASM_URL : WASM_URL;
+  const name = threads > 1 ? 'fxwasm-threads' : 'fxwasm';
   let factory;
   try {
-    factory = (await import('../dist/fxwasm.mjs')).default;
+    factory = (await (threads > 1 ? import('../dist/fxwasm-threads.mjs') : import('../dist/fxwasm.mjs'))).default;
   } catch (e) {
-    throw new FxError('the WebAssembly build (web/dist/fxwasm.mjs) is missing or broken: run `npm run build`', { cause: e });
+    throw new FxError(`the WebAssembly build (web/dist/${name}.mjs) is missing or broken: run \`npm run build\``, { cause: e });
   }
   const log = [];
   const options = {
     print: (line) => log.push(line),
     printErr: (line) => log.push(line),
+    ...(threads > 1 ? await threadedOptions(threads, THREADS_MJS_URL) : {}),
   };
   if (isNode) {
     const fs = await import('node:fs/promises');
     try {
-      options.wasmBinary = await fs.readFile(WASM_URL);
+      options.wasmBinary = await fs.readFile(wasmUrl);
     } catch (e) {
-      throw new FxError('the WebAssembly build (web/dist/fxwasm.wasm) is missing: run `npm run build`', { cause: e });
+      throw new FxError(`the WebAssembly build (web/dist/${name}.wasm) is missing: run \`npm run build\``, { cause: e });
     }
   } else {
-    options.locateFile = (file) => (file.endsWith('.wasm') ? WASM_URL.href : file);
+    // Other files (the pthread worker script) live next to the .wasm.
+    options.locateFile = (file) => (file.endsWith('.wasm') ? wasmUrl.href : new URL(file, wasmUrl).href);
   }
   let module;
   try {
@@ -89,15 +118,38 @@ async function instantiate() {
   } catch (e) {
     throw new FxError(`cannot start the WebAssembly runtime: ${e && e.message ? e.message : e}`, { cause: e });
   }
+  if (module.fxUnrefWorkers) module.fxUnrefWorkers();  // Node: the workers must not keep the process alive
   currentRuntime = new Runtime(module, log);
+  currentRuntime.maxThreads = threads;
+  currentRuntime.setThreads(threads);
   return currentRuntime;
 }
 
-/** The live runtime, started on first use. */
-export function getRuntime() {
-  if (!current) {
-    current = instantiate();
-    current.catch(() => { current = null; });  // a failed start can be retried
-  }
+/**
+ * The live runtime, started on first use. `threads` (a count or 'auto'; threads.js) picks the variant when
+ * it starts, and later changes the thread count of the live one — or starts a pthreads one when the live
+ * runtime has fewer workers (models loaded earlier keep running on theirs). Undefined: as it is (one
+ * thread at first).
+ */
+export function getRuntime({ threads } = {}) {
+  if (current && threads === undefined) return current;
+  const bad = threads === undefined ? null : threadsValueError(threads);
+  if (bad) return Promise.reject(bad);  // the live runtime stays
+  const prev = current;
+  current = (async () => {
+    const n = await resolveThreads(threads ?? 1);
+    const rt = prev ? await prev.catch(() => null) : null;
+    if (rt && !rt.broken && rt.maxThreads >= n) {
+      rt.setThreads(n);
+      return rt;
+    }
+    return instantiate(n);
+  })();
+  current.catch(() => { current = null; });  // a failed start can be retried
   return current;
+}
+
+/** Why the pthreads variant could not start (null if it did, or was not asked for). */
+export function threadsStartError() {
+  return threadsError;
 }

@@ -12,12 +12,18 @@ const isNode = typeof process !== 'undefined' && !!process.versions?.node;
 const URL_LIKE = /^(https?|file|data|blob):/i;
 const FILE_CHUNK = 1 << 20;  // bytes per read of a local file
 
+// A 64-byte aligned heap block from the core: the writer aligns every tensor to 64 bytes, so the loaded
+// model's tensors view the weights where they land (cpp/serialize/reader.h) instead of copying them.
+function allocBlock(rt, nbytes) {
+  return rt.call('fx_alloc', Math.max(1, nbytes)).ptr;
+}
+
 /** A growable block of wasm heap that chunks are appended to. The caller frees `ptr` (or calls abort()). */
 class HeapSink {
   constructor(rt, expected) {
     this.rt = rt;
     this.capacity = Math.max(1, expected || 1 << 16);
-    this.ptr = rt.malloc(this.capacity);
+    this.ptr = allocBlock(rt, this.capacity);
     this.length = 0;
   }
 
@@ -25,7 +31,7 @@ class HeapSink {
     const need = this.length + chunk.byteLength;
     if (need > this.capacity) {
       const capacity = Math.max(need, this.capacity * 2);
-      const ptr = this.rt.malloc(capacity);
+      const ptr = allocBlock(this.rt, capacity);
       this.rt.heap.copyWithin(ptr, this.ptr, this.ptr + this.length);
       this.rt.free(this.ptr);
       this.ptr = ptr;
@@ -140,7 +146,8 @@ function viewOf(source) {
 }
 
 /**
- * Puts the bytes of `source` into a fresh block of the runtime's heap; the caller frees `ptr`.
+ * Puts the bytes of `source` into a fresh 64-byte aligned block of the runtime's heap; the caller frees
+ * `ptr` or hands it to fx_load_block.
  * @returns {Promise<{ptr: number, nbytes: number, name: string}>}
  */
 export async function readIntoHeap(rt, source, onProgress) {
@@ -157,7 +164,8 @@ async function readAny(rt, source, onProgress) {
   const bytes = viewOf(source);
   if (bytes) {
     // Bytes already in JS memory: the one copy into the heap is unavoidable (wasm cannot see them).
-    const ptr = rt.copyIn(bytes);
+    const ptr = allocBlock(rt, bytes.byteLength);
+    rt.heap.set(bytes, ptr);
     onProgress?.({ loaded: bytes.byteLength, total: bytes.byteLength });
     return { ptr, nbytes: bytes.byteLength, name: '<bytes>' };
   }

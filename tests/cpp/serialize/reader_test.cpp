@@ -147,6 +147,13 @@ TEST(Reader, RejectsBadNodes) {
   EXPECT_ERROR(with_nodes({x, node("call_function", "add", "operator.add", {ref("add")}), out}),
                "node 'add': refers to itself");
   EXPECT_ERROR(with_nodes({x, node("call_function", "x", "torch.abs", {ref("x")}), out}), "node 'x': duplicate node name");
+  // names FX would rename (which a crafted file could use to make the namer search quadratically)
+  EXPECT_ERROR(with_nodes({x, node("call_function", "a?1", "torch.abs", {ref("x")}), out}),
+               "node 'a?1': program.nodes[1].name 'a?1' is not a name FX would give a node");
+  EXPECT_ERROR(with_nodes({x, node("call_function", "sum", "torch.abs", {ref("x")}), out}),
+               "'sum' is not a name FX would give a node");
+  EXPECT_ERROR(with_nodes({x, node("call_function", "1add", "torch.abs", {ref("x")}), out}),
+               "'1add' is not a name FX would give a node");
   EXPECT_ERROR(with_nodes({x, node("call_fn", "add", "operator.add", {ref("x")}), out}),
                "node 'add': unknown op 'call_fn'");
   EXPECT_ERROR(with_nodes({x, node("get_attr", "w", "layer.weight"), out}),

@@ -2,10 +2,12 @@
 nodes), exported with the real exporter and their reference outputs, for
 tests/cpp/runtime/examples_test.cpp (ModuleGoldensMatchTheirReferences).
 
-Run:  PYTHONPATH=python /root/.cache/fxwasm/venv-torch-2.15.0/bin/python tests/golden/modules/gen_modules.py
+Run:  PYTHONPATH=python /root/.cache/fxwasm/venv-torch-2.15.0/bin/python tests/golden/modules/gen_modules.py [NAME...]
+(names limit the run to those models)
 Each model is kept tiny (weights of a few hundred values) so the files stay small.
 """
 import os
+import sys
 
 import torch
 import torch.nn as nn
@@ -155,7 +157,53 @@ MODELS["encoder_plain"] = (nn.Sequential(nn.TransformerEncoder(nn.TransformerEnc
 MODELS["channel_shuffle"] = (nn.Sequential(nn.Conv2d(4, 6, 1), nn.ChannelShuffle(3), nn.ReLU()),
                              (torch.randn(2, 4, 3, 3),))
 
+# Leaf modules of 3-D data and the functional-style leaves (LPPool, LocalResponseNorm, Fold/Unfold, ...).
+class Volumetric(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential(
+            nn.Conv3d(2, 4, 3, padding=1), nn.BatchNorm3d(4), nn.ReLU(), nn.MaxPool3d(2, ceil_mode=True),
+            nn.Conv3d(4, 4, (2, 3, 3), padding="same", groups=2, padding_mode="replicate"), nn.InstanceNorm3d(4, affine=True),
+            nn.ConvTranspose3d(4, 3, 2, stride=2), nn.AvgPool3d(2, stride=1, padding=1, count_include_pad=False),
+            nn.ZeroPad3d(1), nn.LPPool3d(2, 2), nn.AdaptiveMaxPool3d((2, 1, 2)), nn.AdaptiveAvgPool3d(1), nn.Flatten())
+
+    def forward(self, x):
+        return self.body(x)
+
+
+class FunctionalLeaves(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.unfold = nn.Unfold(3, padding=1)
+        self.fold = nn.Fold((5, 6), 3, padding=1)
+        self.lrn = nn.LocalResponseNorm(3)
+        self.lp1 = nn.LPPool1d(3, 2)
+        self.lp2 = nn.LPPool2d(2, (2, 3), stride=1)
+        self.sm2 = nn.Softmax2d()
+        self.rms = nn.RMSNorm(6)
+        self.cos = nn.CosineSimilarity(dim=1)
+        self.dist = nn.PairwiseDistance(p=1.5)
+        self.rrelu = nn.RReLU()
+        self.pad = nn.ReflectionPad3d(1)
+
+    def forward(self, x, y):
+        a = self.fold(self.unfold(x))
+        b = self.sm2(self.lp2(self.lrn(a).abs() + 0.1))
+        c = self.rms(self.rrelu(a))
+        d = self.cos(a.flatten(2), x.flatten(2))
+        e = self.dist(y, y.flip(0))
+        f = self.lp1(y.abs().unsqueeze(0) + 0.5)
+        g = self.pad(a.unsqueeze(0))
+        return b, c, d, e, f, g
+
+
+MODELS["volumetric"] = (Volumetric(), (torch.randn(1, 2, 5, 6, 7),))
+MODELS["functional_leaves"] = (FunctionalLeaves(), (torch.randn(2, 3, 5, 6), torch.randn(4, 7)))
+ONLY = sys.argv[1:]  # names to (re)write; all when none
+
 for name, (model, inputs) in MODELS.items():
+    if ONLY and name not in ONLY:
+        continue
     randomize_stats(model).eval()
     path = os.path.join(OUT, f"{name}.fxw")
     fxwasm.save(model, path, example_inputs=inputs, reference=True)
@@ -163,7 +211,9 @@ for name, (model, inputs) in MODELS.items():
 
 # The same recurrent and attention models through make_fx and torch.export: aten.lstm.input / gru.input /
 # rnn_*.input (export) and aten.mkldnn_rnn_layer (make_fx's CPU LSTM decomposition) instead of leaves.
-for name in ("recurrent", "attention", "attention_causal", "encoder_plain", "channel_shuffle"):
+for name in ("recurrent", "attention", "attention_causal", "encoder_plain", "channel_shuffle", "volumetric"):
+    if ONLY and name not in ONLY:
+        continue
     model, inputs = MODELS[name]
     for tracer in ("aten", "export"):
         path = os.path.join(OUT, f"{name}_{tracer}.fxw")

@@ -53,11 +53,16 @@ def resolve(call, target):
     if call == "method":
         return lambda self, *a, **k: getattr(self, target)(*a, **k)
     parts = target.split(".")
+    if parts[0] == "torchvision":  # functions torchvision wraps with torch.fx.wrap: module path, then name
+        import importlib
+        module, _, name = target.rpartition(".")
+        return getattr(importlib.import_module(module), name)
     if parts[0] == "aten":
         obj = torch.ops.aten
         parts = parts[1:]
     else:
-        obj = {"torch": torch, "operator": operator}[parts[0]]
+        import builtins
+        obj = {"torch": torch, "operator": operator, "builtins": builtins}[parts[0]]
         parts = parts[1:]
     for p in parts:
         obj = getattr(obj, p)
@@ -67,7 +72,7 @@ def resolve(call, target):
 cases = []
 
 
-def case(id_, target, args, kwargs=None, call="function"):
+def case(id_, target, args, kwargs=None, call="function", tol=None):
     kwargs = kwargs or {}
     c = {"id": id_, "call": call, "target": target, "args": [encode(a) for a in args],
          "kwargs": {k: encode(v) for k, v in kwargs.items()}}
@@ -82,6 +87,8 @@ def case(id_, target, args, kwargs=None, call="function"):
             c["rtol"], c["atol"] = 2e-5, 1e-5
         elif F64 in dtypes:
             c["rtol"], c["atol"] = 1e-10, 1e-12
+        if tol:  # composites of many float32 ops (attention blocks) drift by more than one op's rounding
+            c["rtol"], c["atol"] = tol
     except Exception as e:  # noqa: BLE001 - torch's own error is the expectation
         c["error"] = str(e).split("\n")[0][:60]
     cases.append(c)
@@ -350,6 +357,308 @@ case("sdpa/gqa", sdpa, [r(1, 4, 3, 8), r(1, 2, 5, 8), r(1, 2, 5, 8)], {"enable_g
 case("pixel_shuffle/basic", "torch.nn.functional.pixel_shuffle", [r(2, 8, 3, 4), 2])
 case("pixel_unshuffle/basic", "torch.nn.functional.pixel_unshuffle", [r(2, 2, 4, 6), 2])
 case("bilinear/basic", "torch.nn.functional.bilinear", [r(3, 4), r(3, 5), r(2, 4, 5), r(2)])
+
+# ---- integer matrix products (torch's CPU kernels take every integer dtype, not bool) ----------------------
+def ri(*shape, dtype=I64):
+    return torch.randint(-4, 5, shape).to(dtype)
+
+
+I16, I8, U8 = torch.int16, torch.int8, torch.uint8
+for dt, nm in ((I64, "i64"), (I32, "i32"), (I16, "i16"), (I8, "i8")):
+    case(f"matmul/int_{nm}", "torch.matmul", [ri(2, 3, dtype=dt), ri(3, 4, dtype=dt)])
+case("matmul/int_batched_broadcast", "torch.matmul", [ri(2, 1, 3, 4), ri(5, 4, 2)])
+case("matmul/int_vec", "torch.matmul", [ri(4), ri(4)])
+case("matmul/int_3d_2d", "torch.matmul", [ri(2, 3, 4, dtype=I32), ri(4, 5, dtype=I32)])
+case("matmul/uint8", "torch.matmul", [torch.randint(0, 4, (2, 3)).to(U8), torch.randint(0, 4, (3, 2)).to(U8)])
+case("matmul/bool", "torch.matmul", [torch.rand(2, 3) > 0.5, torch.rand(3, 2) > 0.5])
+case("mm/int64", "torch.mm", [ri(3, 5), ri(5, 2)])
+case("mm/int_transposed", "aten.mm.default", [ri(5, 3).t(), ri(2, 5).t()])
+case("bmm/int32", "torch.bmm", [ri(2, 3, 4, dtype=I32), ri(2, 4, 5, dtype=I32)])
+case("bmm/bool", "torch.bmm", [torch.rand(1, 2, 3) > 0.5, torch.rand(1, 3, 2) > 0.5])
+case("addmm/int", "torch.addmm", [ri(4), ri(3, 5), ri(5, 4)], {"beta": 2, "alpha": 3})
+case("linear/int", "torch.nn.functional.linear", [ri(2, 3, 4), ri(5, 4), ri(5)])
+case("dot/int", "torch.dot", [ri(6), ri(6)])
+case("mv/int", "torch.mv", [ri(3, 6, dtype=I32), ri(6, dtype=I32)])
+case("baddbmm/int", "torch.baddbmm", [ri(2, 3, 5), ri(2, 3, 4), ri(2, 4, 5)])
+case("einsum/int", "torch.einsum", ["ij,jk->ik", ri(2, 3), ri(3, 4)])
+
+# ---- 3-D convolution and pooling ---------------------------------------------------------------------------
+v3 = r(2, 4, 5, 6, 7)
+case("conv3d/basic", "torch.conv3d", [v3, r(6, 4, 3, 3, 3), r(6)], {"padding": 1})
+case("conv3d/F_stride_tuple", "torch.nn.functional.conv3d", [v3, r(3, 4, 3, 2, 3)], {"stride": (2, 1, 3)})
+case("conv3d/dilation_groups", "torch.conv3d", [v3, r(6, 2, 2, 3, 2), r(6)], {"groups": 2, "dilation": (2, 1, 2), "padding": (1, 0, 2)})
+case("conv3d/depthwise", "torch.conv3d", [v3, r(4, 1, 3, 3, 3)], {"groups": 4, "padding": 1})
+case("conv3d/same_even", "torch.conv3d", [v3, r(3, 4, 2, 3, 4), r(3)], {"padding": "same"})
+case("conv3d/valid", "torch.conv3d", [v3, r(3, 4, 3, 3, 3)], {"padding": "valid"})
+case("conv3d/unbatched", "torch.conv3d", [r(4, 5, 6, 7), r(2, 4, 3, 3, 3)])
+case("conv3d/f64", "torch.conv3d", [r(1, 2, 4, 4, 4, dtype=F64), r(3, 2, 3, 3, 3, dtype=F64), r(3, dtype=F64)])
+case("conv3d/aten", "aten.conv3d.default", [v3, r(3, 4, 1, 3, 3), r(3), [1, 2, 2], [0, 1, 1], [1, 1, 1], 1])
+case("conv3d/channel_mismatch", "torch.conv3d", [v3, r(3, 5, 3, 3, 3)])
+case("conv3d/int", "torch.conv3d", [ri(1, 2, 3, 3, 3), ri(1, 2, 1, 1, 1)])
+case("conv2d/int_same_even", "torch.conv2d", [ri(1, 2, 5, 6), ri(3, 2, 2, 3), ri(3)], {"padding": "same"})
+case("conv2d/int32_groups_stride", "torch.conv2d", [ri(2, 4, 5, 6, dtype=I32), ri(4, 2, 3, 3, dtype=I32)],
+     {"groups": 2, "stride": 2, "padding": 1})
+case("conv2d/uint8_unbatched", "torch.conv2d", [torch.randint(0, 3, (2, 4, 4)).to(U8), torch.randint(0, 3, (1, 2, 2, 2)).to(U8)])
+case("conv2d/bool", "torch.conv2d", [torch.rand(1, 1, 3, 3) > 0.5, torch.rand(1, 1, 2, 2) > 0.5])
+case("conv1d/int_dilation", "torch.conv1d", [ri(2, 3, 9), ri(2, 3, 3), ri(2)], {"dilation": 2, "padding": 1})
+case("conv_transpose2d/int", "torch.conv_transpose2d", [ri(1, 2, 3, 4), ri(2, 3, 3, 2), ri(3)], {"stride": 2, "output_padding": 1})
+case("convolution/aten_3d", "aten.convolution.default",
+     [v3, r(6, 2, 3, 3, 3), r(6), [1, 2, 1], [1, 1, 0], [1, 1, 1], False, [0, 0, 0], 2])
+case("convolution/aten_3d_transposed", "aten.convolution.default",
+     [r(1, 4, 3, 4, 5), r(4, 3, 3, 3, 3), r(3), [2, 1, 2], [1, 1, 0], [1, 1, 1], True, [1, 0, 1], 1])
+case("conv_transpose3d/groups_dilation", "torch.nn.functional.conv_transpose3d", [r(2, 4, 3, 3, 4), r(4, 2, 2, 3, 2), r(4)],
+     {"groups": 2, "dilation": (1, 2, 1), "stride": 2})
+p3 = r(2, 3, 5, 7, 6)
+case("max_pool3d/basic", "torch.nn.functional.max_pool3d", [p3, 2])
+case("max_pool3d/k3s2p1_ceil", "torch.nn.functional.max_pool3d", [p3, 3, 2, 1], {"ceil_mode": True})
+case("max_pool3d/dilation_indices", "torch.nn.functional.max_pool3d", [p3, (2, 2, 3)],
+     {"stride": 1, "dilation": (2, 1, 1), "return_indices": True})
+case("max_pool3d/unbatched", "torch.nn.functional.max_pool3d", [r(3, 4, 4, 4), 2])
+case("max_pool3d/aten_with_indices", "aten.max_pool3d_with_indices.default", [p3, [3, 3, 3], [2, 2, 2], [1, 1, 1]])
+case("max_pool3d/nan", "torch.nn.functional.max_pool3d",
+     [torch.tensor([1.0, float("nan"), 3.0, 2.0, 0.0, 1.0, 5.0, 4.0]).reshape(1, 1, 2, 2, 2), 2])
+case("avg_pool3d/basic", "torch.nn.functional.avg_pool3d", [p3, 2])
+case("avg_pool3d/k3s2p1", "torch.nn.functional.avg_pool3d", [p3, 3, 2, 1])
+case("avg_pool3d/no_pad_count_ceil", "torch.nn.functional.avg_pool3d", [p3, 3, 2, 1, True, False])
+case("avg_pool3d/divisor", "torch.nn.functional.avg_pool3d", [p3, (2, 3, 2)], {"divisor_override": 5})
+case("avg_pool3d/aten", "aten.avg_pool3d.default", [p3, [3, 3, 3], [2, 2, 2], [1, 1, 1], False, True])
+case("adaptive_avg_pool3d/basic", "torch.nn.functional.adaptive_avg_pool3d", [p3, (2, 3, 4)])
+case("adaptive_avg_pool3d/one_none", "torch.nn.functional.adaptive_avg_pool3d", [p3, (1, None, 2)])
+case("adaptive_avg_pool3d/aten", "aten._adaptive_avg_pool3d.default", [p3, [3, 3, 3]])
+case("adaptive_max_pool3d/indices", "torch.nn.functional.adaptive_max_pool3d", [p3, (2, 3, 4)], {"return_indices": True})
+case("adaptive_max_pool3d/basic", "torch.nn.functional.adaptive_max_pool3d", [p3, 3])
+case("adaptive_max_pool3d/with_indices", "torch.nn.functional.adaptive_max_pool3d_with_indices", [p3, (1, 2, 3)])
+
+# ---- interpolate: every mode, 1-D to 3-D, align_corners both ways ---------------------------------------------
+vol = r(1, 2, 3, 4, 5)
+for ac in (False, True):
+    case(f"interpolate/bicubic_ac{int(ac)}", "torch.nn.functional.interpolate", [r(1, 2, 4, 5)],
+         {"size": (7, 9), "mode": "bicubic", "align_corners": ac})
+    case(f"interpolate/bicubic_down_ac{int(ac)}", "torch.nn.functional.interpolate", [r(1, 1, 9, 8)],
+         {"scale_factor": 0.5, "mode": "bicubic", "align_corners": ac})
+    case(f"interpolate/trilinear_ac{int(ac)}", "torch.nn.functional.interpolate", [vol],
+         {"size": (5, 3, 8), "mode": "trilinear", "align_corners": ac})
+    case(f"interpolate/linear_ac{int(ac)}", "torch.nn.functional.interpolate", [r(2, 3, 5)],
+         {"scale_factor": 2.5, "mode": "linear", "align_corners": ac})
+case("interpolate/bicubic_scale", "torch.nn.functional.interpolate", [r(2, 3, 4, 4)], {"scale_factor": 2, "mode": "bicubic"})
+case("interpolate/trilinear_scale", "torch.nn.functional.interpolate", [vol], {"scale_factor": (2, 1.5, 0.5), "mode": "trilinear"})
+case("interpolate/nearest_3d", "torch.nn.functional.interpolate", [vol], {"size": (6, 2, 7)})
+case("interpolate/nearest_3d_scale2", "torch.nn.functional.interpolate", [vol], {"scale_factor": 2})
+case("interpolate/nearest_exact_3d", "torch.nn.functional.interpolate", [vol], {"size": (5, 7, 3), "mode": "nearest-exact"})
+case("interpolate/nearest_exact_1d", "torch.nn.functional.interpolate", [r(2, 3, 7)], {"scale_factor": 1.7, "mode": "nearest-exact"})
+case("interpolate/area_2d", "torch.nn.functional.interpolate", [r(1, 2, 7, 9)], {"size": (3, 4), "mode": "area"})
+case("interpolate/area_1d", "torch.nn.functional.interpolate", [r(1, 2, 9)], {"scale_factor": 0.5, "mode": "area"})
+case("interpolate/area_3d", "torch.nn.functional.interpolate", [vol], {"size": (2, 2, 3), "mode": "area"})
+case("interpolate/f64_bicubic", "torch.nn.functional.interpolate", [r(1, 1, 3, 4, dtype=F64)], {"size": (5, 6), "mode": "bicubic"})
+case("interpolate/bilinear_3d_input", "torch.nn.functional.interpolate", [r(1, 2, 5)], {"size": 4, "mode": "bilinear"})
+case("interpolate/align_nearest", "torch.nn.functional.interpolate", [r(1, 2, 5)], {"size": 4, "align_corners": True})
+case("upsample_bicubic2d/vec", "aten.upsample_bicubic2d.vec", [r(1, 2, 4, 5), [6, 7], False, None])
+case("upsample_bicubic2d/vec_align_scale", "aten.upsample_bicubic2d.vec", [r(1, 2, 4, 5), None, True, [1.5, 2.0]])
+case("upsample_trilinear3d/vec", "aten.upsample_trilinear3d.vec", [vol, [4, 5, 6], False, None])
+case("upsample_nearest3d/vec", "aten.upsample_nearest3d.vec", [vol, None, [2.0, 1.0, 0.5]])
+case("upsample_linear1d/vec", "aten.upsample_linear1d.vec", [r(2, 3, 5), [9], True, None])
+case("upsample_nearest_exact2d/vec", "aten._upsample_nearest_exact2d.vec", [r(1, 2, 4, 5), [7, 3], None])
+case("upsample_bilinear2d/default", "aten.upsample_bilinear2d.default", [r(1, 2, 4, 5), [6, 7], False])
+case("upsample_nearest2d/default", "aten.upsample_nearest2d.default", [r(1, 2, 4, 5), [8, 10], 2.0, 2.0])
+case("upsample_nearest_exact1d/default", "aten._upsample_nearest_exact1d.default", [r(1, 2, 5), [7]])
+case("upsample_bicubic2d/default", "aten.upsample_bicubic2d.default", [r(1, 2, 4, 5), [6, 3], True])
+case("upsample_trilinear3d/default_scales", "aten.upsample_trilinear3d.default", [vol, [6, 8, 10], False, 2.0, 2.0, 2.0])
+
+# ---- scatter with reductions, index_add / index_copy / index_fill ------------------------------------------------
+sx, sidx = r(4, 5), torch.tensor([[0, 1, 3, 0, 3], [2, 0, 3, 3, 1]])
+for red in ("sum", "prod", "mean", "amax", "amin"):
+    for inc in (True, False):
+        case(f"scatter_reduce/{red}_self{int(inc)}", "torch.scatter_reduce", [sx, 0, sidx, r(2, 5), red],
+             {"include_self": inc})
+case("scatter_reduce/int_mean", "torch.scatter_reduce", [ri(4, 5), 0, sidx, ri(2, 5), "mean"])
+case("scatter_reduce/int_amax_dim1", "torch.scatter_reduce", [ri(3, 4), 1, torch.tensor([[0, 0, 3], [1, 1, 1], [2, 3, 2]]),
+                                                              ri(3, 3), "amax"], {"include_self": False})
+case("scatter_reduce/method", "scatter_reduce", [sx, 1, torch.tensor([[0, 4], [1, 1], [2, 2], [3, 0]]), r(4, 2), "sum"],
+     call="method")
+case("scatter_reduce/aten", "aten.scatter_reduce.two", [sx, 0, sidx, r(2, 5), "prod"], {"include_self": False})
+case("scatter_reduce/bad", "torch.scatter_reduce", [sx, 0, sidx, r(2, 5), "add"])
+case("scatter_reduce/nan_amax", "torch.scatter_reduce",
+     [torch.zeros(2), 0, torch.tensor([0, 0, 1]), torch.tensor([1.0, float("nan"), 2.0]), "amax"])
+case("scatter_reduce_/inplace", "torch.Tensor.scatter_reduce_", [sx.clone(), 0, sidx, r(2, 5), "amin"])
+case("scatter/reduce_add", "torch.scatter", [sx, 0, sidx, r(2, 5)], {"reduce": "add"})
+case("scatter/reduce_multiply_value", "torch.scatter", [sx, 0, sidx, 2.0], {"reduce": "multiply"})
+case("scatter/reduce_bad", "torch.scatter", [sx, 0, sidx, r(2, 5)], {"reduce": "mean"})
+case("scatter/aten_reduce", "aten.scatter.reduce", [ri(4, 5), 0, sidx, ri(2, 5)], {"reduce": "multiply"})
+case("scatter_/reduce_add", "torch.Tensor.scatter_", [sx.clone(), 1, sidx, r(2, 5)], {"reduce": "add"})
+case("scatter_/aten_value_reduce", "aten.scatter_.value_reduce", [sx.clone(), 0, sidx, 3.0], {"reduce": "multiply"})
+ix = torch.tensor([0, 3, 1])
+case("index_add/dim0", "torch.index_add", [r(4, 3), 0, ix, r(3, 3)])
+case("index_add/alpha_dim1", "torch.index_add", [r(2, 4), 1, ix, r(2, 3)], {"alpha": 2.5})
+case("index_add/dup_int32_index", "torch.index_add", [ri(4, 2), 0, torch.tensor([1, 1, 2], dtype=I32), ri(3, 2)])
+case("index_add/method_neg_dim", "index_add", [r(2, 3, 4), -1, ix, r(2, 3, 3)], call="method")
+case("index_add/aten", "aten.index_add.default", [r(4, 3), 0, ix, r(3, 3)], {"alpha": -1})
+case("index_add/dtype_mismatch", "torch.index_add", [r(4, 3), 0, ix, ri(3, 3)])
+case("index_add/count_mismatch", "torch.index_add", [r(4, 3), 0, ix, r(2, 3)])
+case("index_add_/inplace", "torch.Tensor.index_add_", [r(4, 3), 0, ix, r(3, 3)])
+case("index_copy/dim0", "torch.index_copy", [r(4, 3), 0, ix, r(3, 3)])
+case("index_copy/dim1_int", "torch.index_copy", [ri(2, 4), 1, ix, ri(2, 3)])
+case("index_copy/int32_index", "torch.index_copy", [r(4, 3), 0, ix.to(I32), r(3, 3)])
+case("index_copy_/inplace", "torch.Tensor.index_copy_", [r(4, 3), 1, torch.tensor([2, 0]), r(4, 2)])
+case("index_fill/scalar", "torch.index_fill", [r(4, 3), 1, torch.tensor([0, 2]), -1.5])
+case("index_fill/tensor_value", "torch.index_fill", [r(4, 3), 0, ix, torch.tensor(2.0)])
+case("index_fill/int", "torch.index_fill", [ri(3, 4), 0, torch.tensor([1]), 7])
+case("index_fill/method_bool", "index_fill", [torch.rand(3, 4) > 0.5, 1, torch.tensor([3]), True], call="method")
+case("index_fill/aten", "aten.index_fill.int_Scalar", [r(4, 3), 0, ix, 0.5])
+case("index_fill_/inplace", "torch.Tensor.index_fill_", [r(4, 3), 0, ix, 9.0])
+
+# ---- Tensor.view(dtype): the same bytes as another dtype -----------------------------------------------------
+vf = r(2, 4)
+case("view_dtype/f32_i32", "view", [vf, torch.int32], call="method")
+case("view_dtype/f32_i16", "view", [vf, torch.int16], call="method")
+case("view_dtype/f32_f64", "view", [vf, torch.float64], call="method")
+case("view_dtype/u8_i32", "view", [torch.arange(16, dtype=U8).reshape(2, 8), torch.int32], call="method")
+case("view_dtype/i64_u8_kw", "view", [ri(2, 2)], {"dtype": U8}, call="method")
+case("view_dtype/f32_bool_error", "view", [r(2, 3), torch.float64], call="method")
+case("view_dtype/aten", "aten.view.dtype", [r(3, 2), torch.int32])
+
+# ---- torchvision's fx-wrapped Swin functions --------------------------------------------------------------------
+SW = "torchvision.models.swin_transformer."
+case("swin/patch_merging_pad_odd", SW + "_patch_merging_pad", [r(2, 5, 7, 3)])
+case("swin/patch_merging_pad_even", SW + "_patch_merging_pad", [r(1, 4, 6, 2)])
+case("swin/relative_position_bias", SW + "_get_relative_position_bias",
+     [r(49, 3), torch.randint(0, 49, (16 * 16,)), [4, 4]])
+for tag, shape, ws, shift in (("shifted_pad", (2, 9, 10, 8), [4, 4], [2, 2]), ("plain", (1, 8, 8, 8), [4, 4], [0, 0]),
+                              ("window_covers", (1, 3, 3, 8), [4, 4], [2, 2]), ("rect", (1, 6, 9, 8), [3, 4], [1, 2])):
+    n = ws[0] * ws[1]
+    case(f"swin/shifted_window_attention_{tag}", SW + "shifted_window_attention",
+         [r(*shape), r(24, 8), r(8, 8), r(1, 2, n, n), ws, 2],
+         {"shift_size": shift, "qkv_bias": r(24), "proj_bias": r(8), "training": False}, tol=(1e-4, 1e-5))
+case("swin/shifted_window_attention_f64", SW + "shifted_window_attention",
+     [r(2, 9, 10, 8, dtype=F64), r(24, 8, dtype=F64), r(8, 8, dtype=F64), r(1, 2, 16, 16, dtype=F64), [4, 4], 2],
+     {"shift_size": [2, 2], "qkv_bias": r(24, dtype=F64), "proj_bias": r(8, dtype=F64), "training": False})
+case("swin/shifted_window_attention_no_bias", SW + "shifted_window_attention",
+     [r(1, 8, 8, 8), r(24, 8), r(8, 8), r(1, 2, 16, 16), [4, 4], 2, [2, 2]], {"training": False})
+
+# ---- sort / argsort / topk --------------------------------------------------------------------------------------------
+st = r(3, 5, 4)
+case("sort/last", "torch.sort", [st])
+case("sort/dim0_desc", "torch.sort", [st, 0, True])
+case("sort/stable_kw", "torch.sort", [st], {"dim": 1, "stable": True})
+case("sort/nan", "torch.sort", [torch.tensor([3.0, float("nan"), -1.0, 2.0])])
+case("sort/nan_desc", "torch.sort", [torch.tensor([3.0, float("nan"), -1.0, 2.0])], {"descending": True})
+case("sort/int_ties_stable", "torch.sort", [torch.tensor([[3, 1, 3, 1, 2], [0, 0, 5, 5, 0]])], {"stable": True})
+case("sort/method", "sort", [st, -2], call="method")
+case("sort/aten_stable", "aten.sort.stable", [st], {"stable": True, "dim": 0, "descending": True})
+case("argsort/basic", "torch.argsort", [st, 1])
+case("argsort/desc_stable", "torch.argsort", [torch.tensor([2, 1, 2, 0, 1])], {"descending": True, "stable": True})
+case("msort/basic", "torch.msort", [st])
+case("topk/basic", "torch.topk", [st, 2])
+case("topk/smallest_dim0", "torch.topk", [st, 2, 0, False])
+case("topk/method_kw", "topk", [st], {"k": 3, "dim": 1}, call="method")
+case("topk/k_too_big", "torch.topk", [st, 5])
+case("topk/aten", "aten.topk.default", [st, 1, -1, True, True])
+
+tk = torch.topk(r(3, 4), 2)
+case("getattr/return_types_values", "builtins.getattr", [tk, "values"])
+case("getattr/return_types_indices", "builtins.getattr", [torch.sort(r(5)), "indices"])
+case("getattr/aminmax_max", "builtins.getattr", [torch.aminmax(r(3, 2), dim=0), "max"])
+
+# ---- pointwise: addcmul / addcdiv / logit / xlogy / nan_to_num ---------------------------------------------------------
+case("addcmul/basic", "torch.addcmul", [r(3, 4), r(3, 1), r(4)])
+case("addcmul/value", "torch.addcmul", [r(3, 4), r(3, 4), r(3, 4)], {"value": 0.5})
+case("addcmul/int", "torch.addcmul", [ri(2, 3), ri(2, 3), ri(2, 3)], {"value": 2})
+case("addcmul/method", "addcmul", [r(2, 3), r(2, 3), r(2, 3)], {"value": -1}, call="method")
+case("addcdiv/basic", "torch.addcdiv", [r(3, 4), r(3, 4), r(3, 4).abs() + 0.5], {"value": 2})
+case("addcdiv/int", "torch.addcdiv", [ri(2, 3), ri(2, 3), ri(2, 3)])
+case("logit/basic", "torch.logit", [torch.rand(3, 4, dtype=torch.float64).float()])
+case("logit/eps", "torch.logit", [torch.tensor([0.0, 0.3, 1.0])], {"eps": 0.1})
+case("logit/int", "torch.logit", [torch.tensor([0, 1])])
+case("xlogy/basic", "torch.xlogy", [torch.tensor([0.0, 1.0, 2.0, 0.0]), torch.tensor([float("nan"), 0.0, 3.0, 2.0])])
+case("xlogy/int", "torch.xlogy", [torch.tensor([0, 1, 2]), torch.tensor([0, 2, 3])])
+case("xlogy/scalar_self", "torch.xlogy", [2, r(3).abs()])
+case("xlogy/special", "torch.special.xlogy", [r(2, 3), r(3).abs()])
+nanx = torch.tensor([float("nan"), float("inf"), -float("inf"), 1.5])
+case("nan_to_num/default", "torch.nan_to_num", [nanx])
+case("nan_to_num/values", "torch.nan_to_num", [nanx], {"nan": 1.0, "posinf": 2.0, "neginf": -3.0})
+case("nan_to_num/f16", "torch.nan_to_num", [nanx.half()])
+case("nan_to_num/f64", "torch.nan_to_num", [nanx.double()])
+case("nan_to_num/int", "torch.nan_to_num", [ri(3)])
+case("nan_to_num_/inplace", "torch.Tensor.nan_to_num_", [nanx.clone()], {"nan": 9.0})
+
+# ---- reductions returning pairs ---------------------------------------------------------------------------------------
+case("var_mean/all", "torch.var_mean", [rd])
+case("var_mean/dim_unbiased_keep", "torch.var_mean", [rd, 1, True, True])
+case("var_mean/unbiased_false", "torch.var_mean", [rd, False])
+case("var_mean/correction", "torch.var_mean", [rd], {"dim": (0, 2), "correction": 0})
+case("std_mean/dim", "torch.std_mean", [rd, 2])
+case("std_mean/keepdim_kw", "torch.std_mean", [rd], {"dim": 1, "keepdim": True})
+case("aminmax/all", "torch.aminmax", [rd])
+case("aminmax/dim_keep", "torch.aminmax", [rd], {"dim": 1, "keepdim": True})
+case("aminmax/int", "torch.aminmax", [ri(3, 4)], {"dim": 0})
+case("aminmax/empty", "torch.aminmax", [torch.tensor([])])
+
+# ---- normalisation and distances ---------------------------------------------------------------------------------------
+case("normalize/default", "torch.nn.functional.normalize", [r(3, 4)])
+case("normalize/p1_dim", "torch.nn.functional.normalize", [r(2, 3, 4)], {"p": 1.0, "dim": -1})
+case("normalize/zero_row", "torch.nn.functional.normalize", [torch.zeros(2, 3)])
+case("cosine_similarity/basic", "torch.nn.functional.cosine_similarity", [r(3, 5), r(3, 5)])
+case("cosine_similarity/broadcast_dim", "torch.nn.functional.cosine_similarity", [r(2, 3, 4), r(3, 4)], {"dim": -1})
+case("cosine_similarity/zero", "torch.cosine_similarity", [torch.zeros(2, 3), r(2, 3)])
+case("pairwise_distance/basic", "torch.nn.functional.pairwise_distance", [r(4, 6), r(4, 6)])
+case("pairwise_distance/p1_keep", "torch.nn.functional.pairwise_distance", [r(4, 6), r(6)], {"p": 1.0, "keepdim": True})
+case("pairwise_distance/torch", "torch.pairwise_distance", [r(3, 2, 5), r(3, 2, 5), 3.0])
+case("rms_norm/basic", "torch.nn.functional.rms_norm", [r(2, 3, 6), [6], r(6)])
+case("rms_norm/two_dims_eps", "torch.nn.functional.rms_norm", [r(2, 3, 6), [3, 6]], {"eps": 1e-3})
+case("rms_norm/f64", "torch.nn.functional.rms_norm", [r(4, 5, dtype=F64), (5,)])
+case("local_response_norm/3d", "torch.nn.functional.local_response_norm", [r(2, 6, 5), 3])
+case("local_response_norm/4d", "torch.nn.functional.local_response_norm", [r(2, 6, 4, 5), 4],
+     {"alpha": 0.01, "beta": 0.5, "k": 2.0})
+case("local_response_norm/5d", "torch.nn.functional.local_response_norm", [r(1, 5, 2, 3, 4), 2])
+lp = r(2, 3, 6, 7).abs() + 0.1
+case("lp_pool2d/basic", "torch.nn.functional.lp_pool2d", [lp, 2, 2])
+case("lp_pool2d/p3_stride_ceil", "torch.nn.functional.lp_pool2d", [lp, 3.0, (3, 2)], {"stride": 2, "ceil_mode": True})
+case("lp_pool1d/basic", "torch.nn.functional.lp_pool1d", [r(2, 3, 9), 2, 3])
+case("lp_pool3d/basic", "torch.nn.functional.lp_pool3d", [r(1, 2, 4, 4, 6).abs(), 1.5, 2])
+
+# ---- fold / unfold / one_hot --------------------------------------------------------------------------------------------
+case("unfold/basic", "torch.nn.functional.unfold", [r(2, 3, 5, 6), 3])
+case("unfold/all_params", "torch.nn.functional.unfold", [r(1, 2, 7, 6), (2, 3)],
+     {"dilation": (2, 1), "padding": 1, "stride": (2, 2)})
+case("unfold/unbatched", "torch.nn.functional.unfold", [r(2, 4, 4), 2], {"stride": 2})
+case("unfold/aten_im2col", "aten.im2col.default", [r(1, 2, 5, 5), [3, 3], [1, 1], [1, 1], [1, 1]])
+case("fold/basic", "torch.nn.functional.fold", [r(2, 27, 12), (5, 6), 3])
+case("fold/overlap_params", "torch.nn.functional.fold", [r(1, 12, 12), (7, 6), (2, 3)],
+     {"dilation": (2, 1), "padding": 1, "stride": (2, 2)})
+case("fold/bad_blocks", "torch.nn.functional.fold", [r(1, 18, 10), (5, 6), 3])
+case("fold/aten_col2im", "aten.col2im.default", [r(1, 18, 9), [5, 5], [3, 3], [1, 1], [0, 0], [1, 1]])
+# (num_classes=-1 counts classes from the values: not a case, as inference cannot know the shape)
+case("one_hot/classes", "torch.nn.functional.one_hot", [torch.tensor([1, 0, 2]), 5])
+case("one_hot/too_small", "torch.nn.functional.one_hot", [torch.tensor([1, 0, 3]), 2])
+case("one_hot/float", "torch.nn.functional.one_hot", [torch.tensor([1.0, 0.0]), 2])
+
+# ---- broadcasting, tiling and scatter-by-view ---------------------------------------------------------------------------
+case("broadcast_to/basic", "torch.broadcast_to", [r(3, 1), (2, 3, 4)])
+case("broadcast_to/method", "broadcast_to", [r(4), [3, 4]], call="method")
+case("broadcast_tensors/three", "torch.broadcast_tensors", [r(3, 1), r(4), r(2, 1, 1)])
+case("tile/basic", "torch.tile", [r(2, 3), (2, 1, 2)])
+case("tile/method_short", "tile", [r(2, 3), (2,)], call="method")
+case("repeat_interleave/int_dim", "torch.repeat_interleave", [r(2, 3), 2], {"dim": 1})
+case("repeat_interleave/flat", "torch.repeat_interleave", [r(2, 3), 3])
+case("repeat_interleave/tensor", "torch.repeat_interleave", [r(3, 2), torch.tensor([1, 0, 2])],
+     {"dim": 0, "output_size": 3})
+case("repeat_interleave/repeats_only", "torch.repeat_interleave", [torch.tensor([2, 0, 3])], {"output_size": 5})
+case("repeat_interleave/method", "repeat_interleave", [ri(4), 2], call="method")
+case("meshgrid/ij", "torch.meshgrid", [r(3), r(4)], {"indexing": "ij"})
+case("meshgrid/xy_three", "torch.meshgrid", [r(3), r(4), r(2)], {"indexing": "xy"})
+case("outer/basic", "torch.outer", [r(3), r(4)])
+case("outer/int", "torch.outer", [ri(3), ri(2)])
+case("atleast_1d/zero_dim", "torch.atleast_1d", [torch.tensor(2.0)])
+case("atleast_2d/one", "torch.atleast_2d", [r(3)])
+case("atleast_3d/many", "torch.atleast_3d", [r(3), r(2, 3), torch.tensor(1.0)])
+case("diagonal/basic", "torch.diagonal", [r(3, 4)])
+case("diagonal/offset_dims", "torch.diagonal", [r(2, 3, 4)], {"offset": -1, "dim1": 2, "dim2": 1})
+case("diagonal/method_pos", "diagonal", [r(4, 3), 1], call="method")
+case("take_along_dim/dim", "torch.take_along_dim", [r(3, 4), torch.tensor([[0], [3], [1]]), 1])
+case("take_along_dim/flat", "torch.take_along_dim", [r(3, 4), torch.tensor([5, 0, 11])])
+case("select_scatter/basic", "torch.select_scatter", [r(3, 4), r(4), 0, 1])
+case("select_scatter/neg", "torch.select_scatter", [r(2, 3, 4), r(2, 3), -1, -2])
+case("slice_scatter/basic", "torch.slice_scatter", [r(6, 3), r(2, 3)], {"start": 1, "end": 5, "step": 2})
+case("slice_scatter/dim1", "torch.slice_scatter", [r(3, 6), r(3, 3), 1, 3])
 
 out = {"torch": torch.__version__, "cases": cases}
 path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "nn_ops.json")

@@ -58,6 +58,15 @@ async function main(): Promise<void> {
     if (e instanceof FxError) console.log(e.message, e.node);
   }
   console.log(table, code, shapes, named, outputs, ms, status, bytes.length, back.shape);
+  // Worker mode: the same calls, all async.
+  const w: fxwasm.WorkerGraphModule = await fxwasm.load('model.fxw', { worker: true });
+  const wTable: string = await w.printTabular();
+  const wCode: string = await w.code;
+  const wNames: string[] = await w.inputNames;
+  const wOut: fxwasm.RunValue = await w.run([a], { transfer: true });
+  const wSaved: Uint8Array = await fxwasm.save(w);
+  await w.dispose();
+  console.log(wTable, wCode, wNames, wOut, wSaved.length);
 }
 
 void main();

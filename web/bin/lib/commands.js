@@ -6,16 +6,18 @@ import { load, FxError, Tensor, writeNpy, writeNpz } from '../../src/index.js';
 import { table, formatNumber, shapeText, preview, leaves, bytesText, jsonLeaf, jsonArg } from './format.js';
 import { gatherInputs } from './inputs.js';
 import { progress } from './progress.js';
+import { getRuntime } from '../../src/runtime.js';
 
 const out = (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 
 // Loads FILE, runs fn, frees the model; errors after loading are prefixed with the file (load errors
-// already name it), so every message says where.
-async function withModel(file, fn) {
+// already name it), so every message says where. `inspect`: the views (table, code, info) show a file
+// whose ops the runtime cannot all run; run/check/bench fail at load, naming every unsupported op.
+async function withModel(file, fn, { inspect = false, threads } = {}) {
   const bar = progress(`loading ${file}`);
   let gm;
   try {
-    gm = await load(file, { onProgress: (p) => bar.bytes(p) });
+    gm = await load(file, { onProgress: (p) => bar.bytes(p), allowUnsupported: inspect, threads });
   } finally {
     bar.done();
   }
@@ -42,7 +44,7 @@ export function tableCommand(file, opts = {}) {
     // print_tabular's text already ends with print()'s newline.
     process.stdout.write(gm.printTabular());
     return 0;
-  });
+  }, { inspect: true });
 }
 
 export function codeCommand(file, opts = {}) {
@@ -51,7 +53,7 @@ export function codeCommand(file, opts = {}) {
     // As Python's print(gm.code): the code, then one newline.
     process.stdout.write(`${gm.code}\n`);
     return 0;
-  });
+  }, { inspect: true });
 }
 
 // "float32 [1, 3]" when the file records them, else what is known.
@@ -89,7 +91,7 @@ export function infoCommand(file, opts) {
     const targets = Object.entries(info.targets);
     if (targets.length) out(`\n${table(['target', 'count'], targets, { align: [null, 'right'] })}`);
     return 0;
-  });
+  }, { inspect: true });
 }
 
 function writeOutputs(path, outputs) {
@@ -166,7 +168,9 @@ export function checkCommand(file, opts) {
 }
 
 export function benchCommand(file, opts) {
-  return withModel(file, (gm) => {
+  return withModel(file, async (gm) => {
+    // The threads the runtime really runs (1 where the pthreads build cannot start).
+    const threads = (await getRuntime()).threads ?? 1;
     const inputs = gatherInputs(gm, opts);
     const bar = progress(`bench ${file}`);
     const total = opts.warmup + opts.runs;
@@ -188,12 +192,12 @@ export function benchCommand(file, opts) {
     const sorted = [...times].sort((a, b) => a - b);
     const mid = sorted.length >> 1;
     const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-    const stats = { runs: opts.runs, warmup: opts.warmup, threads: 1, min_ms: sorted[0], median_ms: median,
+    const stats = { runs: opts.runs, warmup: opts.warmup, threads, min_ms: sorted[0], median_ms: median,
       max_ms: sorted[sorted.length - 1], mean_ms: times.reduce((a, b) => a + b, 0) / times.length, times_ms: times };
     if (opts.json) { out(JSON.stringify(stats)); return 0; }
-    const note = opts.threads && opts.threads !== 1 ? ` (asked for ${opts.threads}; this build runs on one thread)` : '';
-    out(`${file}: ${opts.runs} runs after ${opts.warmup} warm-up, 1 thread${note}`);
+    const note = opts.threads && opts.threads !== threads ? ` (asked for ${opts.threads}; threads cannot run here)` : '';
+    out(`${file}: ${opts.runs} runs after ${opts.warmup} warm-up, ${threads} thread${threads === 1 ? '' : 's'}${note}`);
     out(`min ${stats.min_ms.toFixed(3)} ms  median ${stats.median_ms.toFixed(3)} ms  max ${stats.max_ms.toFixed(3)} ms`);
     return 0;
-  });
+  }, { threads: opts.threads });
 }

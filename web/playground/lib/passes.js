@@ -6,6 +6,7 @@ export const PASSES = [
   { name: 'dce', label: 'Dead code elimination' },
   { name: 'constant_fold', label: 'Constant folding' },
   { name: 'fold_conv_bn', label: 'Conv–BatchNorm folding' },
+  { name: 'fuse', label: 'Fusions (conv/linear + residual + activation)' },
   { name: 'shape_prop', label: 'Shape propagation' },
 ];
 
@@ -83,11 +84,16 @@ export function renderPassesPanel(container, handlers) {
       summary.dataset.before = String(before.length);
       summary.dataset.after = String(after.length);
       summary.dataset.changed = String(changed);
+      // Calls (call_function / call_method / call_module) are what runs: fusions trade calls for get_attr nodes.
+      const calls = (rows) => rows.filter((r) => r[0].startsWith('call_')).length;
+      summary.dataset.callsBefore = String(calls(before));
+      summary.dataset.callsAfter = String(calls(after));
       const parts = [`${name}: ${changed ? 'changed the graph' : 'nothing to change'}`,
         `nodes ${before.length} → ${after.length}`];
       if (d.removed.size) parts.push(`removed ${[...d.removed].join(', ')}`);
       if (d.added.size) parts.push(`added ${[...d.added].join(', ')}`);
       if (d.changed.size) parts.push(`changed ${[...d.changed].join(', ')}`);
+      parts.push(`calls ${calls(before)} → ${calls(after)}`);
       summary.textContent = parts.join('; ');
       const sideBySide = el('div', { className: 'compare-views' });
       const before_ = el('div', { className: 'scroll' });

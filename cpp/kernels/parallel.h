@@ -1,0 +1,38 @@
+// A small fixed thread pool for the hot kernels (GEMM panels, convolution pixel panels, depthwise planes).
+//
+// parallel_for(n, fn) splits the items [0, n) into one contiguous range per thread — a fixed split that
+// depends only on n and the thread count — and calls fn(begin, end) on each range, the calling thread
+// taking the first. Kernels give every output element to exactly one item and compute it the same way
+// whatever the split, so results are bit-identical for any thread count.
+//
+// One thread (the default) runs fn(0, n) inline. More threads need pthreads: native builds, and the
+// WebAssembly "threads" variant (SharedArrayBuffer, workers started with the module). The single-threaded
+// WebAssembly variant reports max_threads() == 1. Kernels are called from one thread at a time (the
+// runtime's); parallel_for is not reentrant (a nested call runs inline).
+#pragma once
+#include <cstddef>
+
+namespace fx::kernels {
+
+// The most threads this build can run (1 without pthreads).
+int max_threads();
+// Sets the thread count for later parallel_for calls, clamped to [1, max_threads()]; returns the count set.
+// Worker threads start on first use and are kept; fewer threads later leave the extra ones idle.
+int set_num_threads(int n);
+int num_threads();
+
+using ParallelFn = void (*)(void* ctx, size_t begin, size_t end);
+void parallel_for_raw(size_t n, ParallelFn fn, void* ctx);
+
+// fn(begin, end) over a fixed split of [0, n). Small jobs (n < 2) run inline.
+template <class F>
+void parallel_for(size_t n, const F& fn) {
+  parallel_for_raw(n, [](void* c, size_t b, size_t e) { (*static_cast<const F*>(c))(b, e); },
+                   const_cast<F*>(&fn));
+}
+
+// Whether a job of `work` multiply-adds is worth handing to other threads: waking them costs ~10–50 µs,
+// far more on a busy machine, so only jobs of ≥ ~0.1 ms on one core are split.
+inline bool worth_parallel(double work) { return work >= 2.0e6; }
+
+}  // namespace fx::kernels

@@ -1,0 +1,52 @@
+// Which WebAssembly variant runs the core: fxwasm.wasm (one thread) or fxwasm-threads.wasm (pthreads on a
+// SharedArrayBuffer, a pool of workers started with the module). Threads need SharedArrayBuffer, which
+// browsers give only to crossOriginIsolated pages (COOP/COEP headers, as the playground server sends) and
+// their workers; Node always has it. `threads` (load option, CLI --threads): a count, or 'auto' = the
+// machine's cores, at most MAX_AUTO_THREADS. Kernels split work the same way for any count, so outputs do
+// not depend on it.
+const isNode = typeof process !== 'undefined' && !!process.versions?.node;
+
+export const MAX_AUTO_THREADS = 4;
+export const MAX_THREADS = 16;
+
+/** Whether this environment can run the pthreads variant. */
+export function threadsSupported() {
+  if (typeof SharedArrayBuffer !== 'function') return false;
+  return isNode || globalThis.crossOriginIsolated === true;
+}
+
+async function cores() {
+  if (isNode) {
+    const os = await import('node:os');
+    return os.availableParallelism ? os.availableParallelism() : os.cpus().length;
+  }
+  return globalThis.navigator?.hardwareConcurrency || 1;
+}
+
+/** A TypeError for a `threads` value that is neither a positive integer nor 'auto', else null. */
+export function threadsValueError(threads) {
+  if (threads === 'auto' || (Number.isInteger(threads) && threads >= 1)) return null;
+  return new TypeError(`threads must be a positive integer or 'auto', got ${threads}`);
+}
+
+/** The thread count `threads` means here: 1 where threads cannot run. Throws TypeError on a bad value. */
+export async function resolveThreads(threads = 'auto') {
+  const bad = threadsValueError(threads);
+  if (bad) throw bad;
+  const n = threads === 'auto' ? Math.min(MAX_AUTO_THREADS, await cores()) : threads;
+  return threadsSupported() ? Math.min(n, MAX_THREADS) : 1;
+}
+
+/** Factory options the pthreads variant needs besides the single-threaded ones (`threads` ≥ 2). */
+export async function threadedOptions(threads, mjsUrl) {
+  const options = { fxThreads: threads - 1, mainScriptUrlOrBlob: mjsUrl.href };  // the caller is thread 0
+  if (isNode) {
+    // Emscripten 3.1.6's Node code calls require() and reads __dirname (cpp/bindings/threads_pre.js).
+    const { createRequire } = await import('node:module');
+    const path = await import('node:path');
+    const { fileURLToPath } = await import('node:url');
+    options.fxRequire = createRequire(mjsUrl);
+    options.fxDirname = path.dirname(fileURLToPath(mjsUrl));
+  }
+  return options;
+}

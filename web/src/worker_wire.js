@@ -1,0 +1,42 @@
+// What crosses between the page and a model's Worker (worker_client.js ⇄ worker.js): run values with
+// Tensors flattened to plain records (structured clone drops classes), and errors as {message, node}.
+// Tensor buffers are moved (transferred), not copied, whenever the sender gives them up.
+import { FxError } from './errors.js';
+import { Tensor } from './tensor.js';
+
+const TENSOR = '__fxwasmTensor__';
+
+/**
+ * A run value ready for postMessage. With `transfer` (a Set), each tensor's ArrayBuffer is added to it
+ * so it moves instead of being copied (the sender's tensor is then detached).
+ */
+export function packValue(value, transfer = null) {
+  if (value instanceof Tensor) {
+    transfer?.add(value.data.buffer);
+    return { [TENSOR]: true, data: value.data, shape: value.shape, dtype: value.dtype };
+  }
+  if (Array.isArray(value)) return value.map((x) => packValue(x, transfer));
+  if (value !== null && typeof value === 'object' && !ArrayBuffer.isView(value)) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, packValue(v, transfer)]));
+  }
+  return value;  // numbers (NaN, ±Infinity included), bigints, booleans, strings, null; views fail later as in-thread
+}
+
+/** The inverse of packValue. */
+export function unpackValue(value) {
+  if (Array.isArray(value)) return value.map(unpackValue);
+  if (value !== null && typeof value === 'object' && !ArrayBuffer.isView(value)) {
+    if (value[TENSOR] === true) return new Tensor(value.data, value.shape, value.dtype);
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, unpackValue(v)]));
+  }
+  return value;
+}
+
+export function packError(e) {
+  if (e instanceof FxError) return { message: e.message, node: e.node };
+  return { message: `internal error in the fxwasm worker: ${e && e.message ? e.message : String(e)}`, node: null };
+}
+
+export function unpackError(e) {
+  return new FxError(e.message, { node: e.node ?? null });
+}
