@@ -18,7 +18,7 @@ for check in tests/cpp/kernels/*_wasm_check.cpp; do
   # A check may name further sources on a line "// extra-sources: a.cpp b.cpp".
   extra=$(sed -n 's|^// extra-sources:||p' "$check")
   # shellcheck disable=SC2086
-  em++ "${flags[@]}" "$check" cpp/kernels/"$family"*.cpp $extra -o "$out/$name.js"
+  em++ "${flags[@]}" "$check" cpp/kernels/"$family"*.cpp cpp/kernels/parallel.cpp $extra -o "$out/$name.js"
   # The package is "type": "module" and this output is CommonJS.
   mv "$out/$name.js" "$out/$name.cjs"
   node "$out/$name.cjs" || status=1

@@ -41,13 +41,18 @@ std::string mismatch(const Object& actual, const Object& expected) {
   return msg;
 }
 
-fs::path corpus(const std::string& stem) { return fs::path(FXWASM_SOURCE_DIR) / ".cache" / "corpus" / (stem + ".fxw"); }
+// A corpus model: small ones are committed under examples/<stem>/, large ones built into .cache/corpus.
+fs::path corpus(const std::string& stem) {
+  const fs::path example = fs::path(FXWASM_SOURCE_DIR) / "examples" / stem / (stem + ".fxw");
+  if (fs::exists(example)) return example;
+  return fs::path(FXWASM_SOURCE_DIR) / ".cache" / "corpus" / (stem + ".fxw");
+}
 
 // Fuses a corpus model; checks counts, numbers, the round trip through .fxw and the text views.
 void check_corpus_model(const std::string& stem, size_t min_fused) {
   SCOPED_TRACE(stem);
   ASSERT_TRUE(fs::exists(corpus(stem))) << "no corpus: run `npm run -s python -- tests/corpus/build_corpus.py`";
-  auto gm = testing::load_fixture(".cache/corpus/" + stem + ".fxw");
+  auto gm = testing::load_fixture(fs::relative(corpus(stem), FXWASM_SOURCE_DIR).string());
   ASSERT_TRUE(gm->reference().present);
   const std::vector<Object>& inputs = gm->reference().inputs;
   const Object unfused = Interpreter(*gm, false).run(inputs);
@@ -98,7 +103,7 @@ TEST(FuseTest, MobileNetV2) { check_corpus_model("mobilenet_v2", 30); }
 
 TEST(FuseTest, DecoderBlockFusesResidualsIntoLinearsAndGelu) {
   check_corpus_model("decoder_block", 3);  // proj + add_1, fc + gelu, fc_out + add_2
-  auto gm = testing::load_fixture(".cache/corpus/decoder_block.fxw");
+  auto gm = testing::load_fixture("examples/decoder_block/decoder_block.fxw");
   FuseEpilogues pass;
   run_pass(pass, *gm);
   const Node* fc = gm->graph().find("fc");
@@ -237,7 +242,7 @@ TEST(FuseTest, RuntimeFusionUsesTheSameMatcherRestrictedToWhatModulesBind) {
   EXPECT_EQ(relus, 17u);
   EXPECT_EQ(residuals, 8u);
   EXPECT_TRUE(pass.empty());  // the pass folds BatchNorm first; before that a conv's user is its BatchNorm
-  auto dec = testing::load_fixture(".cache/corpus/decoder_block.fxw");
+  auto dec = testing::load_fixture("examples/decoder_block/decoder_block.fxw");
   EXPECT_TRUE(find_fusion_chains(*dec, FusionOptions::runtime()).empty());  // gelu and Linear residuals: pass only
   EXPECT_EQ(find_fusion_chains(*dec).size(), 3u);
 }
