@@ -8,12 +8,14 @@ import { packValue, unpackValue, packError } from './worker_wire.js';
 
 const isNode = typeof process !== 'undefined' && !!process.versions?.node;
 
+// No top-level await: bundlers (Vite's default) may emit workers as classic iife scripts, which have none.
 let port;
-if (isNode) {
+async function connect() {
+  if (!isNode) {
+    return { post: (m, t) => self.postMessage(m, t), listen: (fn) => self.addEventListener('message', (e) => fn(e.data)) };
+  }
   const { parentPort } = await import('node:worker_threads');
-  port = { post: (m, t) => parentPort.postMessage(m, t), listen: (fn) => parentPort.on('message', fn) };
-} else {
-  port = { post: (m, t) => self.postMessage(m, t), listen: (fn) => self.addEventListener('message', (e) => fn(e.data)) };
+  return { post: (m, t) => parentPort.postMessage(m, t), listen: (fn) => parentPort.on('message', fn) };
 }
 
 let gm = null;
@@ -66,15 +68,21 @@ const methods = {
   },
 };
 
-port.listen(async ({ id, method, args }) => {
-  const transfer = new Set();
-  try {
-    if (!Object.hasOwn(methods, method)) throw new Error(`unknown request '${method}'`);
-    const value = await methods[method]({ id, transfer }, ...args);
-    port.post({ id, ok: true, value }, [...transfer]);
-  } catch (e) {
-    port.post({ id, ok: false, error: packError(e) });
-  }
-});
+function serve() {
+  port.listen(async ({ id, method, args }) => {
+    const transfer = new Set();
+    try {
+      if (!Object.hasOwn(methods, method)) throw new Error(`unknown request '${method}'`);
+      const value = await methods[method]({ id, transfer }, ...args);
+      port.post({ id, ok: true, value }, [...transfer]);
+    } catch (e) {
+      port.post({ id, ok: false, error: packError(e) });
+    }
+  });
+  port.post({ ready: true });
+}
 
-port.post({ ready: true });
+connect().then((p) => {
+  port = p;
+  serve();
+});
