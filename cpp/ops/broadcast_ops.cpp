@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "ops/dispatch.h"
+#include "ops/call_op.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/shape_ops.h"
@@ -15,10 +16,6 @@
 namespace fx {
 namespace {
 
-Object call_op(const std::string& target, std::vector<Object> args,
-               std::vector<std::pair<std::string, Object>> kwargs = {}) {
-  return OpRegistry::global().call(target, std::move(args), std::move(kwargs));
-}
 Object ints(const std::vector<int64_t>& v) {
   std::vector<Object> items;
   for (int64_t x : v) items.push_back(Object(Value::integer(x)));

@@ -3,6 +3,7 @@
 // product summed), pairwise_distance (‖x1 - x2 + eps‖_p over the last dim).
 #include <algorithm>
 
+#include "ops/call_op.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "support/error.h"
@@ -10,10 +11,6 @@
 namespace fx {
 namespace {
 
-Object call_op(const std::string& target, std::vector<Object> args,
-               std::vector<std::pair<std::string, Object>> kwargs = {}) {
-  return OpRegistry::global().call(target, std::move(args), std::move(kwargs));
-}
 Object integer(int64_t v) { return Object(Value::integer(v)); }
 Object boolean(bool v) { return Object(Value::boolean(v)); }
 

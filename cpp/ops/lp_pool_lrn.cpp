@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "ops/nn_util.h"
+#include "ops/call_op.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "support/error.h"
@@ -13,10 +14,6 @@
 namespace fx {
 namespace {
 
-Object call_op(const std::string& target, std::vector<Object> args,
-               std::vector<std::pair<std::string, Object>> kwargs = {}) {
-  return OpRegistry::global().call(target, std::move(args), std::move(kwargs));
-}
 Object integer(int64_t v) { return Object(Value::integer(v)); }
 Object floating(double v) { return Object(Value::floating(v)); }
 Object ints(const std::vector<int64_t>& v) {

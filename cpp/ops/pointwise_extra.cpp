@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "ops/dispatch.h"
+#include "ops/call_op.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/tensor_util.h"
@@ -12,11 +13,6 @@
 
 namespace fx {
 namespace {
-
-Object call_op(const std::string& target, std::vector<Object> args,
-               std::vector<std::pair<std::string, Object>> kwargs = {}) {
-  return OpRegistry::global().call(target, std::move(args), std::move(kwargs));
-}
 
 // input + value * tensor1 * tensor2
 Object addcmul_op(const OpCall& call) {

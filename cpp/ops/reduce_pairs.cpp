@@ -1,16 +1,12 @@
 // Reductions that return two results: var_mean / std_mean ((var or std, mean), with torch.var's argument
 // forms: dim, unbiased or correction, keepdim) and aminmax ((min, max) over one dim or all).
+#include "ops/call_op.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "support/error.h"
 
 namespace fx {
 namespace {
-
-Object call_op(const std::string& target, std::vector<Object> args,
-               std::vector<std::pair<std::string, Object>> kwargs = {}) {
-  return OpRegistry::global().call(target, std::move(args), std::move(kwargs));
-}
 
 bool is_bool(const Object& o) { return o.is_value() && o.value().kind() == ValueKind::Bool; }
 

@@ -21,6 +21,7 @@
 #include "runtime/interpreter.h"
 #include "serialize/reader.h"
 #include "tensor/meta.h"
+#include "../model_files.h"
 
 namespace fx {
 namespace {
@@ -143,14 +144,7 @@ void check_cases(const std::string& path, Coverage& cov) {
   }
 }
 
-std::vector<std::string> fxw_files(const fs::path& root) {
-  std::vector<std::string> out;
-  if (!fs::exists(root)) return out;
-  for (const auto& e : fs::recursive_directory_iterator(root))
-    if (e.is_regular_file() && e.path().extension() == ".fxw") out.push_back(e.path().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
+using testing::fxw_files;
 
 // Runs the model on its reference inputs node by node and infers it from their shapes and dtypes.
 void check_model(const std::string& path, Coverage& cov) {

@@ -14,20 +14,14 @@
 #include "runtime/interpreter.h"
 #include "serialize/reader.h"
 #include "support/error.h"
+#include "../model_files.h"
 
 namespace fx {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<std::string> fxw_files(const fs::path& root) {
-  std::vector<std::string> out;
-  if (!fs::exists(root)) return out;
-  for (const auto& e : fs::recursive_directory_iterator(root))
-    if (e.is_regular_file() && e.path().extension() == ".fxw") out.push_back(e.path().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
+using testing::fxw_files;
 
 std::unique_ptr<GraphModule> read(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
