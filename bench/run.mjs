@@ -163,6 +163,9 @@ async function measureModel(model, engines) {
     x.r.paired_ratio_fxwasm = median(Array.from({ length: n }, (_, i) => fx.times[i] / x.times[i]));
   }
   for (const x of live) {
+    try {
+      if (x.p.memory) x.r.memory = x.p.memory();  // fxwasm: peak tensor bytes of a run, arena size
+    } catch { /* no figure: the cells show — */ }
     try { x.p.dispose(); } catch { /* a failed dispose does not change the numbers */ }
   }
   result.rss_bytes = process.memoryUsage().rss;
@@ -241,8 +244,8 @@ function printReport(res) {
     const fx = e.fxwasm || {};
     loadRows.push([name, fmtMB(fx.fileBytes), fmtMs(fx.readMs), fmtMs(fx.copyMs), fmtMs(fx.load_ms),
       fx.load_ms && fx.copyMs ? (fx.load_ms / fx.copyMs).toFixed(0) : '—', fmtMs(fx.first_ms),
-      fmtMs(e.ort?.load_ms), fmtMs(e.ort?.first_ms), fmtMs(e.tfjs?.load_ms), fmtMB(m.fxwasm_heap_bytes),
-      fmtMB(m.rss_bytes)]);
+      fmtMs(e.ort?.load_ms), fmtMs(e.ort?.first_ms), fmtMs(e.tfjs?.load_ms), fmtMB(fx.memory?.peak_bytes),
+      fmtMB(fx.memory?.arena_bytes), fmtMB(m.fxwasm_heap_bytes), fmtMB(m.rss_bytes)]);
   }
   const out = [];
   out.push(`fxwasm benchmark — Node ${process.version}, ${os.cpus().length} CPU(s) ${os.cpus()[0]?.model ?? ''}, ` +
@@ -261,7 +264,7 @@ function printReport(res) {
   out.push('');
   out.push('Load and memory (fxwasm unless named; ms; MB)');
   out.push(table(['model', '.fxw MB', 'read file', 'copy bytes', 'fxwasm load', 'load/copy', 'fxwasm 1st run',
-    'ort create', 'ort 1st run', 'tfjs setup', 'wasm heap', 'process RSS'], loadRows));
+    'ort create', 'ort 1st run', 'tfjs setup', 'run peak', 'arena', 'wasm heap', 'process RSS'], loadRows));
   out.push('');
   const g = res.gemm;
   if (g?.error) out.push(`GEMM 64x784x1024 (f32, SIMD128, 1 thread): ${g.error}`);

@@ -80,6 +80,8 @@ export const fxwasmEngine = {
         if (!out) throw new Error('the model returned no tensor');
         return out.data;
       },
+      // The runtime's tensor arena after the last run (GraphModule.runMemory()).
+      memory() { return gm.runMemory(); },
       dispose() { gm.dispose(); },
     };
   },

@@ -243,6 +243,8 @@ Object Model::run(const std::vector<Object>& inputs, Profile* profile) {
   return interp.run(inputs, profile);
 }
 
+BufferPool::Stats Model::run_memory() const { return interpreter_ ? interpreter_->memory() : BufferPool::Stats{}; }
+
 CheckReport Model::check(double rtol, double atol) {
   CheckReport report;
   report.rtol = rtol;

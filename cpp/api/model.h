@@ -60,6 +60,9 @@ class Model {
   // The runtime is prepared at load, and again after an edit (graph_changed) on the next run.
   Object run(const std::vector<Object>& inputs, Profile* profile = nullptr);
 
+  // The runtime's tensor arena after the last run (runtime/interpreter.h memory()); zeros before any run.
+  BufferPool::Stats run_memory() const;
+
   // Runs the reference inputs stored in the file and compares with the stored outputs.
   CheckReport check(double rtol = 1e-4, double atol = 1e-5);
 

@@ -234,6 +234,15 @@ std::string fx_dispose(int handle) {
   });
 }
 
+// The model's runtime arena (tensor/buffer_pool.h) after its last run: the most tensor bytes a run held at
+// once, the arena's size, and the blocks the last run had to allocate (0 once runs repeat their shapes).
+std::string fx_run_memory(int handle) {
+  return guarded([&] {
+    const BufferPool::Stats m = entry(handle).model->run_memory();
+    return ojson{{"peak_bytes", m.peak_live_bytes}, {"arena_bytes", m.reserved_bytes}, {"fresh_blocks", m.fresh_blocks}};
+  });
+}
+
 // The heap's size and the bytes malloc has handed out and not had back (dlmalloc's mallinfo), for tests
 // that check memory stays flat (tests/js/memory.test.js): the heap itself never shrinks, in-use bytes do.
 std::string fx_memory() {
@@ -278,4 +287,5 @@ EMSCRIPTEN_BINDINGS(fxwasm) {
   emscripten::function("fx_release", &fx::fx_release);
   emscripten::function("fx_dispose", &fx::fx_dispose);
   emscripten::function("fx_memory", &fx::fx_memory);
+  emscripten::function("fx_run_memory", &fx::fx_run_memory);
 }

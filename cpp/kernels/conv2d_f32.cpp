@@ -134,10 +134,17 @@ inline float dw_pixel(const ConvGeom& g, const float* x, const float* w, float b
 
 size_t f32_conv_packed_w_size(size_t OC, size_t kc) { return OC * (kc + 1); }
 
-void f32_conv_pack_w(size_t OC, size_t kc, const float* w, const float* bias, float* packed) {
+void f32_conv_pack_w(size_t OC, size_t kc, const float* w, const float* bias, float* packed, const float* scale) {
   for (size_t oc = 0; oc < OC; ++oc) {
-    std::memcpy(packed + oc * (kc + 1), w + oc * kc, kc * sizeof(float));
-    packed[oc * (kc + 1) + kc] = bias ? bias[oc] : 0.0f;
+    float* dst = packed + oc * (kc + 1);
+    const float* src = w + oc * kc;
+    if (scale) {
+      const float s = scale[oc];
+      for (size_t i = 0; i < kc; ++i) dst[i] = src[i] * s;
+    } else {
+      std::memcpy(dst, src, kc * sizeof(float));
+    }
+    dst[kc] = bias ? bias[oc] : 0.0f;
   }
 }
 

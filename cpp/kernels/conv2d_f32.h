@@ -20,8 +20,11 @@ struct ConvEpilogue {
 };
 
 // The weight of one group [OC, kc] (kc = C·KH·KW) with the bias appended as column kc: [OC, kc + 1].
+// `scale` (OC values, or null): row oc of the weight is multiplied by scale[oc] on the way (a folded
+// BatchNorm, packed in the same pass as the copy); the bias is taken as given.
 size_t f32_conv_packed_w_size(size_t OC, size_t kc);
-void f32_conv_pack_w(size_t OC, size_t kc, const float* w, const float* bias, float* packed);
+void f32_conv_pack_w(size_t OC, size_t kc, const float* w, const float* bias, float* packed,
+                     const float* scale = nullptr);
 
 // g.C is the channel count of this group; x [g.C, g.H, g.W]; out [OC, g.OH·g.OW]. `ukernel` null: this
 // build's GEMM micro-kernel. Scratch is kept per thread between calls (steady state does not allocate).

@@ -115,7 +115,11 @@ BoundModule bind_conv2d_fused(const ModuleBinding& b, const ModuleBinding* bn, c
   const ConvParams p = conv_params(2, h.ints("stride"), pad, pad_str, h.ints("dilation"), h.integer("groups"), false,
                                    {}, w.shape());
   const int64_t OC = w.shape()[0];
-  if (bn) {  // fold: w' = w·γ/√(var+ε) per output channel, b' = (b − mean)·γ/√(var+ε) + β, in double
+  // Folding: w' = w·γ/√(var+ε) per output channel, b' = (b − mean)·γ/√(var+ε) + β (factors in double). The
+  // scaled weight is written straight into the packed layout, in the packing pass; a folded copy of the
+  // weight is made only where a path reads the weight itself (depthwise, other input dtypes).
+  std::vector<float> scale;
+  if (bn) {
     Hparams bh(*bn);
     Tensor g = bh.tensor("weight", false), beta = bh.tensor("bias", false);
     Tensor rm = bh.tensor("running_mean", false), rv = bh.tensor("running_var", false);
@@ -124,24 +128,42 @@ BoundModule bind_conv2d_fused(const ModuleBinding& b, const ModuleBinding* bn, c
       return !t.defined() || (t.numel() == OC && (t.dtype() == DType::Float32 || t.dtype() == DType::Float64));
     };
     if (!ok(g) || !ok(beta) || !ok(rm) || !ok(rv)) return {};
-    auto at = [](const Tensor& t, int64_t i, double fallback) {
-      if (!t.defined()) return fallback;
+    auto values = [OC](const Tensor& t, double fallback) {
+      std::vector<double> v(static_cast<size_t>(OC), fallback);
+      if (!t.defined()) return v;
       const Tensor c = t.contiguous();
-      return c.dtype() == DType::Float64 ? c.data<double>()[i] : static_cast<double>(c.data<float>()[i]);
+      for (int64_t i = 0; i < OC; ++i)
+        v[i] = c.dtype() == DType::Float64 ? c.data<double>()[i] : static_cast<double>(c.data<float>()[i]);
+      return v;
     };
+    const std::vector<double> gv = values(g, 1.0), bv = values(beta, 0.0), mv = values(rm, 0.0),
+                              vv = values(rv, 1.0), b0 = values(bias, 0.0);
     const double eps = bh.number_or("eps", 1e-5);
-    Tensor wc = w.contiguous();
-    Tensor nw = Tensor::empty(w.shape(), DType::Float32), nb = Tensor::empty({OC}, DType::Float32);
-    const int64_t per = w.numel() / OC;
+    Tensor nb = Tensor::empty({OC}, DType::Float32);
+    float* nbp = nb.data<float>();
+    scale.resize(static_cast<size_t>(OC));
     for (int64_t c = 0; c < OC; ++c) {
-      const double scale = at(g, c, 1.0) / std::sqrt(at(rv, c, 1.0) + eps);
-      for (int64_t i = 0; i < per; ++i)
-        nw.data<float>()[c * per + i] = static_cast<float>(wc.data<float>()[c * per + i] * scale);
-      nb.data<float>()[c] = static_cast<float>((at(bias, c, 0.0) - at(rm, c, 0.0)) * scale + at(beta, c, 0.0));
+      const double s = gv[c] / std::sqrt(vv[c] + eps);
+      scale[c] = static_cast<float>(s);
+      nbp[c] = static_cast<float>((b0[c] - mv[c]) * s + bv[c]);
     }
-    w = nw, bias = nb;
+    bias = nb;
   }
-  auto packed = std::make_shared<PackedConv>(pack_conv_weight(w, bias, p));
+  auto packed = std::make_shared<PackedConv>(pack_conv_weight(w, bias, p, scale.empty() ? nullptr : scale.data()));
+  // The weight as the unpacked paths read it: folded now when the packed form does not cover the f32 path
+  // (depthwise), else folded on demand (an input of another dtype).
+  auto folded = [w0 = w, scale]() {
+    if (scale.empty()) return w0;
+    const Tensor wc = w0.contiguous();
+    Tensor nw = Tensor::empty(w0.shape(), DType::Float32);
+    const int64_t per = w0.numel() / static_cast<int64_t>(scale.size());
+    const float* src = wc.data<float>();
+    float* dst = nw.data<float>();
+    for (size_t c = 0; c < scale.size(); ++c)
+      for (int64_t i = 0; i < per; ++i) dst[c * per + i] = src[c * per + i] * scale[c];
+    return nw;
+  };
+  if (packed->groups.empty()) w = folded();
   ConvEpilogueSpec base;
   base.min = e.min, base.max = e.max;
   const bool residual = e.residual;
@@ -149,7 +171,7 @@ BoundModule bind_conv2d_fused(const ModuleBinding& b, const ModuleBinding* bn, c
   return [=](const OpCall& call) -> Object {
     const Tensor& x = call.args.at(0).tensor();
     if (x.dtype() != DType::Float32) {
-      Object y = conv_forward(x, w, bias, p);
+      Object y = conv_forward(x, folded(), bias, p);
       if (residual) y = add({y, call.args.at(1)});
       return clamp({y, Object(Value::floating(base.min)), Object(Value::floating(base.max))});
     }

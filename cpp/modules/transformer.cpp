@@ -1,7 +1,8 @@
-// nn.MultiheadAttention, nn.TransformerEncoderLayer and nn.TransformerEncoder leaf modules, following
-// F.multi_head_attention_forward step by step (projections, bias_kv / zero-attention columns, masks
-// merged into one additive float mask, per-head softmax attention, output projection), so masks,
-// need_weights and head averaging give torch's results. The encoder layers reuse the attention binder.
+// nn.MultiheadAttention, nn.TransformerEncoder(Layer), nn.TransformerDecoder(Layer) and nn.Transformer
+// leaf modules, following F.multi_head_attention_forward step by step (projections, bias_kv /
+// zero-attention columns, masks merged into one additive float mask, per-head softmax attention, output
+// projection), so masks, need_weights and head averaging give torch's results. The encoder and decoder
+// layers reuse the attention binder.
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -234,6 +235,21 @@ bool has_child(const ModuleBinding& b, const std::string& name) {
   return b.gm.modules().count(b.path.empty() ? name : b.path + "." + name) > 0;
 }
 
+// A layer's activation: a child module, or a torch function the exporter recorded by name
+// (hparam "activation"; older files carry only the encoder's activation_relu_or_gelu).
+SubModule bind_activation(const ModuleBinding& b, const char* cls) {
+  Hparams h(b);
+  if (has_child(b, "activation")) return bind_child(b, "activation");
+  const int64_t act = h.integer_or("activation_relu_or_gelu", 0);
+  std::string fn = h.str_or("activation", "");
+  if (act == 1 || act == 2) fn = act == 1 ? "torch.nn.functional.relu" : "torch.nn.functional.gelu";
+  if (fn.empty())
+    throw FxError(std::string(cls) + " '" + b.path + "': its activation is a Python function the file does not name; "
+                  "use a torch function or an nn.Module activation");
+  OpRef op(fn);
+  return SubModule{[op](const OpCall& c) -> Object { return op({c.args.at(0)}); }};
+}
+
 struct EncoderLayer {
   std::shared_ptr<Mha> attn;
   SubModule linear1, linear2, norm1, norm2, activation;
@@ -266,16 +282,7 @@ std::shared_ptr<EncoderLayer> bind_encoder_layer_state(const ModuleBinding& b) {
   L->norm1 = bind_child(b, "norm1");
   L->norm2 = bind_child(b, "norm2");
   L->norm_first = h.boolean_or("norm_first", false);
-  const int64_t act = h.integer_or("activation_relu_or_gelu", 0);
-  if (has_child(b, "activation")) {
-    L->activation = bind_child(b, "activation");
-  } else if (act == 1 || act == 2) {
-    OpRef op(act == 1 ? "torch.nn.functional.relu" : "torch.nn.functional.gelu");
-    L->activation = SubModule{[op](const OpCall& c) -> Object { return op({c.args.at(0)}); }};
-  } else {
-    throw FxError("TransformerEncoderLayer '" + b.path + "': its activation is a Python function other than relu/gelu, "
-                  "which the file cannot carry; use an nn.Module activation");
-  }
+  L->activation = bind_activation(b, "TransformerEncoderLayer");
   return L;
 }
 
@@ -350,9 +357,149 @@ BoundModule bind_encoder(const ModuleBinding& b) {
   };
 }
 
+// ---- TransformerDecoderLayer / TransformerDecoder / Transformer ----
+
+std::shared_ptr<Mha> bind_attn_child(const ModuleBinding& b, const std::string& name) {
+  const std::string path = b.path.empty() ? name : b.path + "." + name;
+  auto it = b.gm.modules().find(path);
+  if (it == b.gm.modules().end()) throw FxError("module '" + b.path + "' has no " + name);
+  return std::make_shared<Mha>(bind_mha_state(ModuleBinding{b.gm, path, it->second}));
+}
+
+Tensor add_tensors(const Tensor& a, const Tensor& b) {
+  return OpRegistry::global().call("operator.add", {a, b}).tensor();
+}
+
+struct DecoderLayer {
+  std::shared_ptr<Mha> self_attn, cross_attn;
+  SubModule linear1, linear2, norm1, norm2, norm3, activation;
+  bool norm_first = false;
+  // torch's TransformerDecoderLayer.forward: self-attention, cross-attention on `memory`, feed-forward.
+  Tensor run(const Tensor& tgt, const Tensor& memory, const Object& tgt_mask, const Object& memory_mask,
+             const Object& tgt_kpm, const Object& memory_kpm, bool tgt_causal, bool memory_causal) const {
+    auto sa = [&](const Tensor& x) { return self_attn->run(x, x, x, tgt_kpm, false, tgt_mask, true, tgt_causal).first; };
+    auto mha = [&](const Tensor& x) {
+      return cross_attn->run(x, memory, memory, memory_kpm, false, memory_mask, true, memory_causal).first;
+    };
+    auto ff = [&](const Tensor& x) { return linear2(activation(linear1(x))); };
+    Tensor x = tgt;
+    if (norm_first) {
+      x = add_tensors(x, sa(norm1(x)));
+      x = add_tensors(x, mha(norm2(x)));
+      return add_tensors(x, ff(norm3(x)));
+    }
+    x = norm1(add_tensors(x, sa(x)));
+    x = norm2(add_tensors(x, mha(x)));
+    return norm3(add_tensors(x, ff(x)));
+  }
+};
+
+std::shared_ptr<DecoderLayer> bind_decoder_layer_state(const ModuleBinding& b) {
+  Hparams h(b);
+  auto L = std::make_shared<DecoderLayer>();
+  L->self_attn = bind_attn_child(b, "self_attn");
+  L->cross_attn = bind_attn_child(b, "multihead_attn");
+  L->linear1 = bind_child(b, "linear1");
+  L->linear2 = bind_child(b, "linear2");
+  L->norm1 = bind_child(b, "norm1");
+  L->norm2 = bind_child(b, "norm2");
+  L->norm3 = bind_child(b, "norm3");
+  L->norm_first = h.boolean_or("norm_first", false);
+  L->activation = bind_activation(b, "TransformerDecoderLayer");
+  return L;
+}
+
+bool flag(const Args& a, size_t i) { return !a.is_none(i) && a.boolean(i); }
+
+BoundModule bind_decoder_layer(const ModuleBinding& b) {
+  auto L = bind_decoder_layer_state(b);
+  return [L](const OpCall& call) -> Object {
+    static const Schema schema("forward(tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None, "
+                               "memory_key_padding_mask=None, tgt_is_causal=False, memory_is_causal=False)");
+    Args a = schema.parse(call);
+    return L->run(a.tensor(0), a.tensor(1), a[2], a[3], a[4], a[5], flag(a, 6), flag(a, 7));
+  };
+}
+
+// TransformerDecoder.forward. torch also sets tgt_is_causal when tgt_mask equals the causal mask; the
+// hint only replaces a mask by that same mask, so it changes nothing here and is not detected.
+struct Decoder {
+  std::vector<std::shared_ptr<DecoderLayer>> layers;
+  std::shared_ptr<SubModule> norm;
+  Tensor run(const Tensor& tgt, const Tensor& memory, const Object& tgt_mask, const Object& memory_mask,
+             const Object& tgt_kpm, const Object& memory_kpm, bool tgt_causal, bool memory_causal) const {
+    Tensor x = tgt;
+    for (const auto& L : layers) x = L->run(x, memory, tgt_mask, memory_mask, tgt_kpm, memory_kpm, tgt_causal, memory_causal);
+    return norm ? (*norm)(x) : x;
+  }
+};
+
+std::shared_ptr<Decoder> bind_decoder_state(const ModuleBinding& b) {
+  Hparams h(b);
+  auto D = std::make_shared<Decoder>();
+  const int64_t n = h.integer("num_layers");
+  for (int64_t i = 0; i < n; ++i) {
+    const std::string path = (b.path.empty() ? "" : b.path + ".") + "layers." + std::to_string(i);
+    auto it = b.gm.modules().find(path);
+    if (it == b.gm.modules().end()) throw FxError("TransformerDecoder '" + b.path + "' has no layer " + path);
+    if (it->second.type != "torch.nn.modules.transformer.TransformerDecoderLayer")
+      throw FxError("TransformerDecoder layers must be TransformerDecoderLayer, got " + it->second.type);
+    D->layers.push_back(bind_decoder_layer_state(ModuleBinding{b.gm, path, it->second}));
+  }
+  if (has_child(b, "norm")) D->norm = std::make_shared<SubModule>(bind_child(b, "norm"));
+  return D;
+}
+
+BoundModule bind_decoder(const ModuleBinding& b) {
+  auto D = bind_decoder_state(b);
+  return [D](const OpCall& call) -> Object {
+    static const Schema schema("forward(tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None, "
+                               "memory_key_padding_mask=None, tgt_is_causal=None, memory_is_causal=False)");
+    Args a = schema.parse(call);
+    return D->run(a.tensor(0), a.tensor(1), a[2], a[3], a[4], a[5], flag(a, 6), flag(a, 7));
+  };
+}
+
+// nn.Transformer as one leaf: its encoder (bound through the registry, nested-tensor padding included)
+// then its decoder, after torch's batch and feature checks.
+BoundModule bind_transformer(const ModuleBinding& b) {
+  Hparams h(b);
+  const int64_t d_model = h.integer("d_model");
+  const bool batch_first = h.boolean_or("batch_first", false);
+  const SubModule encoder = bind_child(b, "encoder");
+  const std::string dec_path = b.path.empty() ? "decoder" : b.path + ".decoder";
+  auto it = b.gm.modules().find(dec_path);
+  if (it == b.gm.modules().end() || it->second.type != "torch.nn.modules.transformer.TransformerDecoder")
+    throw FxError("Transformer '" + b.path + "' has no TransformerDecoder 'decoder'");
+  auto decoder = bind_decoder_state(ModuleBinding{b.gm, dec_path, it->second});
+  return [=](const OpCall& call) -> Object {
+    static const Schema schema("forward(src, tgt, src_mask=None, tgt_mask=None, memory_mask=None, "
+                               "src_key_padding_mask=None, tgt_key_padding_mask=None, memory_key_padding_mask=None, "
+                               "src_is_causal=None, tgt_is_causal=None, memory_is_causal=False)");
+    Args a = schema.parse(call);
+    const Tensor& src = a.tensor(0);
+    const Tensor& tgt = a.tensor(1);
+    const bool batched = src.dim() == 3;
+    const int64_t bdim = batch_first ? 0 : 1;
+    if (batched && (tgt.dim() <= bdim || src.shape()[bdim] != tgt.shape()[bdim]))
+      throw FxError("the batch number of src and tgt must be equal");
+    if (src.dim() == 0 || tgt.dim() == 0 || src.shape().back() != d_model || tgt.shape().back() != d_model)
+      throw FxError("the feature number of src and tgt must be equal to d_model");
+    OpCall enc;
+    enc.node = call.node;
+    enc.args = {src};
+    enc.kwargs = {{"mask", a[2]}, {"src_key_padding_mask", a[5]}, {"is_causal", a[8]}};
+    const Tensor memory = encoder.fn(enc).tensor();
+    return decoder->run(tgt, memory, a[3], a[4], a[6], a[7], flag(a, 9), flag(a, 10));
+  };
+}
+
 const ModuleRegistrar reg_mha{{"torch.nn.modules.activation.MultiheadAttention"}, bind_mha};
 const ModuleRegistrar reg_layer{{"torch.nn.modules.transformer.TransformerEncoderLayer"}, bind_encoder_layer};
 const ModuleRegistrar reg_encoder{{"torch.nn.modules.transformer.TransformerEncoder"}, bind_encoder};
+const ModuleRegistrar reg_dec_layer{{"torch.nn.modules.transformer.TransformerDecoderLayer"}, bind_decoder_layer};
+const ModuleRegistrar reg_decoder{{"torch.nn.modules.transformer.TransformerDecoder"}, bind_decoder};
+const ModuleRegistrar reg_transformer{{"torch.nn.modules.transformer.Transformer"}, bind_transformer};
 
 }  // namespace
 }  // namespace fx

@@ -19,7 +19,7 @@ template <typename Make>
 Tensor float_act(const Tensor& x, const char* name, Make make) {
   if (!dtype_is_floating(x.dtype()))
     throw FxError(std::string("\"") + name + "_cpu\" not implemented for '" + torch_type_name(x.dtype()) + "'");
-  return unary_map<false>(x, x.dtype(), name, [&](auto tag) {
+  return unary_map<false, Compute::Float>(x, x.dtype(), name, [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_floating_point_v<T>) return make(T{});
     else return [](T v) { return v; };  // unreachable: the compute dtype is floating

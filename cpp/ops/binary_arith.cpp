@@ -87,6 +87,9 @@ Object add_sub(const OpCall& call, bool subtract) {
                   "operator instead.");
   if (!dtype_is_floating(in.dtype) && alpha.is_float())
     throw FxError("For integral input tensors, argument alpha must not be a floating point number.");
+  Tensor fast;
+  if (unit_alpha && binary_f32_fast(in.a, in.b, in.dtype, subtract ? kernels::BinaryF32::Sub : kernels::BinaryF32::Add, fast))
+    return fast;
   return binary_map<false>(in.a, in.b, in.dtype, schema.op().c_str(), [&](auto tag) {
     using T = decltype(tag);
     const T al = number_as<T>(alpha);
@@ -106,6 +109,8 @@ Object mul_op(const OpCall& call) {
   if (is_number(args[0]) && is_number(args[1]))
     return py_binary(PyBinary::Mul, args.number(0), args.number(1)).to_object();
   Binary in = operands(args, "mul");
+  Tensor fast;
+  if (binary_f32_fast(in.a, in.b, in.dtype, kernels::BinaryF32::Mul, fast)) return fast;
   return binary_map<false>(in.a, in.b, in.dtype, "mul", [](auto tag) {
     using T = decltype(tag);
     return [](T x, T y) -> T { return wrap_mul(x, y); };
@@ -154,7 +159,9 @@ Object div_op(const OpCall& call) {
   }
   // True division: integer and bool inputs divide in the default float dtype.
   DType out = dtype_is_floating(in.dtype) ? in.dtype : kDefaultFloat;
-  return binary_map<false>(in.a, in.b, out, "div", [](auto tag) {
+  Tensor fast;
+  if (binary_f32_fast(in.a, in.b, out, kernels::BinaryF32::Div, fast)) return fast;
+  return binary_map<false, Compute::Float>(in.a, in.b, out, "div", [](auto tag) {
     using T = decltype(tag);
     return [](T x, T y) -> T { return x / y; };
   });

@@ -36,7 +36,8 @@ Object binary_op(const OpCall& call) {
   } else if constexpr (kFn <= RShift) {
     if (dtype_is_floating(dt))
       throw FxError(std::string("\"") + kNames[kFn] + "_cpu\" not implemented for '" + torch_type_name(dt) + "'");
-    return binary_map<false>(a, b, dt, kNames[kFn], [](auto tag) {
+    // Shifts depend on the bit width: computed in the exact integer type.
+    return binary_map<false, kFn < LShift ? Compute::Wide : Compute::Exact>(a, b, dt, kNames[kFn], [](auto tag) {
       using T = decltype(tag);
       return [](T x, T y) -> T {
         if constexpr (std::is_same_v<T, bool>) {
@@ -91,7 +92,7 @@ Object binary_op(const OpCall& call) {
     if (kFn == Hypot && !dtype_is_floating(dt))
       throw FxError(std::string("\"hypot_cpu\" not implemented for '") + torch_type_name(dt) + "'");
     const DType out = dtype_is_floating(dt) ? dt : kDefaultFloat;
-    return binary_map<false>(a, b, out, kNames[kFn], [](auto tag) {
+    return binary_map<false, Compute::Float>(a, b, out, kNames[kFn], [](auto tag) {
       using T = decltype(tag);
       return [](T x, T y) -> T {
         if constexpr (std::is_floating_point_v<T>) {

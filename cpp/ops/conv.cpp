@@ -214,7 +214,7 @@ void conv_transposed_images(const Tensor& x, const Tensor& w, const T* bias, con
 
 }  // namespace
 
-PackedConv pack_conv_weight(const Tensor& weight, const Tensor& bias0, const ConvParams& p) {
+PackedConv pack_conv_weight(const Tensor& weight, const Tensor& bias0, const ConvParams& p, const float* scale) {
   PackedConv pc;
   if (p.transposed || weight.dtype() != DType::Float32 || weight.dim() < 3) return pc;
   if (bias0.defined() && (bias0.dtype() != DType::Float32 || bias0.numel() != weight.shape()[0])) return pc;
@@ -229,7 +229,7 @@ PackedConv pack_conv_weight(const Tensor& weight, const Tensor& bias0, const Con
   for (int64_t g = 0; g < p.groups; ++g) {
     Tensor packed = Tensor::empty({static_cast<int64_t>(kernels::f32_conv_packed_w_size(ocg, kc))}, DType::Float32);
     kernels::f32_conv_pack_w(ocg, kc, w.data<float>() + g * ocg * kc, b.defined() ? b.data<float>() + g * ocg : nullptr,
-                             packed.data<float>());
+                             packed.data<float>(), scale ? scale + g * ocg : nullptr);
     pc.groups.push_back(packed);
   }
   return pc;

@@ -30,7 +30,10 @@ ConvParams conv_params(int64_t spatial, const std::vector<int64_t>& stride, cons
 struct PackedConv {
   std::vector<Tensor> groups;
 };
-PackedConv pack_conv_weight(const Tensor& weight, const Tensor& bias, const ConvParams& p);
+// `scale` (OC floats, or null): each output channel's weights times scale[oc], in the packing pass (a
+// folded BatchNorm; the bias given is then the folded one).
+PackedConv pack_conv_weight(const Tensor& weight, const Tensor& bias, const ConvParams& p,
+                            const float* scale = nullptr);
 
 // What runs after the convolution, fused into its GEMM when the path allows (float32): + residual (a
 // float32 tensor of the output's shape), then clamp to [min, max].

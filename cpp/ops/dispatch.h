@@ -38,6 +38,41 @@ decltype(auto) dispatch_compute(DType t, const char* op, F&& f) {
   throw FxError(std::string(op) + ": no kernel for dtype " + dtype_name(t));
 }
 
+// The dtypes elementwise ops compute in: every integer dtype in int64 (torch's integer arithmetic wraps,
+// and wrapping int64 arithmetic has the same low bits, so the result stored back into the narrower dtype
+// is torch's), float16/bfloat16 in float32. One instantiation per op for all integers instead of five.
+// Ops whose result depends on the bit width (shifts) use dispatch_compute.
+template <typename F>
+decltype(auto) dispatch_wide(DType t, const char* op, F&& f) {
+  if constexpr (kIsKernel<F>) {
+    if (meta_mode() && t != DType::Float16 && t != DType::BFloat16) return;
+  }
+  switch (t) {
+    case DType::Float32: return f(float{});
+    case DType::Float64: return f(double{});
+    case DType::Int64: case DType::Int32: case DType::Int16: case DType::Int8: case DType::UInt8:
+      return f(int64_t{});
+    case DType::Bool: return f(bool{});
+    default: break;
+  }
+  throw FxError(std::string(op) + ": no kernel for dtype " + dtype_name(t));
+}
+
+// Floating dtypes only (ops that compute in floating point whatever their input): float32 (also for
+// float16/bfloat16) and float64.
+template <typename F>
+decltype(auto) dispatch_floating(DType t, const char* op, F&& f) {
+  if constexpr (kIsKernel<F>) {
+    if (meta_mode() && t != DType::Float16 && t != DType::BFloat16) return;
+  }
+  switch (t) {
+    case DType::Float32: return f(float{});
+    case DType::Float64: return f(double{});
+    default: break;
+  }
+  throw FxError(std::string(op) + ": no kernel for dtype " + dtype_name(t));
+}
+
 // Every storage dtype, including the half types (for casts and copies).
 template <typename F>
 decltype(auto) dispatch_all(DType t, F&& f) {
@@ -54,6 +89,14 @@ decltype(auto) dispatch_all(DType t, F&& f) {
 // The dtype a kernel computes `t` in: float32 for the half types, `t` otherwise.
 inline DType compute_dtype(DType t) {
   return (t == DType::Float16 || t == DType::BFloat16) ? DType::Float32 : t;
+}
+
+// The dtype dispatch_wide computes `t` in: int64 for every integer dtype, else compute_dtype(t).
+inline DType wide_dtype(DType t) {
+  switch (t) {
+    case DType::Int32: case DType::Int16: case DType::Int8: case DType::UInt8: return DType::Int64;
+    default: return compute_dtype(t);
+  }
 }
 
 }  // namespace fx

@@ -1,6 +1,7 @@
 #include "ops/elementwise.h"
 
 #include "support/error.h"
+#include "tensor/meta.h"
 
 namespace fx {
 
@@ -25,6 +26,51 @@ DType result_type(const std::vector<Operand>& operands) {
     else rt.add_tensor(o.tensor);
   }
   return rt.result();
+}
+
+namespace {
+
+// A float32 operand the fast path takes: a number, or a packed float32 tensor of `shape` or of one element.
+bool fast_operand(const Operand& o, const Shape& shape, bool& single) {
+  if (o.is_scalar) return single = true;
+  const Tensor& t = o.tensor;
+  if (t.dtype() != DType::Float32 || t.is_meta()) return false;
+  if (t.numel() == 1 && static_cast<size_t>(t.dim()) <= shape.size()) return single = true;
+  single = false;
+  return t.shape() == shape && t.is_contiguous();
+}
+
+const float* fast_data(const Operand& o, Tensor& keep) {
+  keep = o.is_scalar ? scalar_tensor(o.number, DType::Float32) : o.tensor;
+  return keep.data<float>();
+}
+
+}  // namespace
+
+bool binary_f32_fast(const Operand& a, const Operand& b, DType compute, kernels::BinaryF32 op, Tensor& out) {
+  if (compute != DType::Float32 || meta_mode() || (a.is_scalar && b.is_scalar)) return false;
+  // The candidate result shape: the operand that is not a single value (else the one of more dims).
+  bool pick_a = !a.is_scalar;
+  if (!a.is_scalar && !b.is_scalar) {
+    const bool a1 = a.tensor.numel() == 1, b1 = b.tensor.numel() == 1;
+    pick_a = a1 != b1 ? b1 : a.tensor.dim() >= b.tensor.dim();
+  }
+  const Shape& shape = pick_a ? a.tensor.shape() : b.tensor.shape();
+  bool a_single = false, b_single = false;
+  if (!fast_operand(a, shape, a_single) || !fast_operand(b, shape, b_single)) return false;
+  Tensor ka, kb;
+  const float* pa = fast_data(a, ka);
+  const float* pb = fast_data(b, kb);
+  out = Tensor::empty(shape, DType::Float32);
+  kernels::binary_f32(op, out.numel(), pa, a_single, pb, b_single, out.data<float>());
+  return true;
+}
+
+bool unary_f32_fast(const Tensor& x, kernels::UnaryF32 op, Tensor& out) {
+  if (x.dtype() != DType::Float32 || meta_mode() || x.is_meta() || !x.is_contiguous()) return false;
+  out = Tensor::empty(x.shape(), DType::Float32);
+  kernels::unary_f32(op, x.numel(), x.data<float>(), out.data<float>());
+  return true;
 }
 
 }  // namespace fx

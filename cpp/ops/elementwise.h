@@ -2,11 +2,15 @@
 // torch's promotion; inputs are cast to the compute dtype, broadcast as views (no copies) and handed to
 // the scalar kernels. An op supplies a "maker": called once with a tag of the compute type T, it returns
 // the per-element function (so per-call constants such as `alpha` are converted to T once).
+// Integers compute in int64 (ops/dispatch.h dispatch_wide): T is float, double, int64_t or bool, unless
+// the op asks for its exact integer type (Compute::Exact: results that depend on the bit width), or
+// computes in floating point only (Compute::Float: T is float or double).
 #pragma once
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include "kernels/elementwise_f32.h"
 #include "kernels/elementwise_scalar.h"
 #include "ops/dispatch.h"
 #include "ops/number.h"
@@ -15,6 +19,15 @@
 #include "tensor/promote.h"
 
 namespace fx {
+
+enum class Compute { Wide, Exact, Float };
+
+template <Compute kMode, typename F>
+void dispatch_elementwise(DType t, const char* op, F&& f) {
+  if constexpr (kMode == Compute::Wide) dispatch_wide(t, op, f);
+  else if constexpr (kMode == Compute::Exact) dispatch_compute(t, op, f);
+  else dispatch_floating(t, op, f);
+}
 
 struct Operand {
   bool is_scalar = false;  // a Python number
@@ -31,40 +44,49 @@ DType result_type(const std::vector<Operand>& operands);
 
 // out = f(a, b) over the broadcast shape, computed in `compute`. kBoolOut: the function returns bool
 // (comparisons), else the output has dtype `compute` (float16/bfloat16 computed in float32, rounded once).
-template <bool kBoolOut, typename Maker>
+template <bool kBoolOut, Compute kMode = Compute::Wide, typename Maker>
 Tensor binary_map(const Operand& a, const Operand& b, DType compute, const char* op, Maker&& make) {
-  const DType kdt = compute_dtype(compute);
+  const DType kdt = kMode == Compute::Exact ? compute_dtype(compute) : wide_dtype(compute);
   // Numbers become `compute` first (a float16 op rounds its scalar to float16, as torch does).
   Tensor ta = to_dtype(a.as(compute), kdt), tb = to_dtype(b.as(compute), kdt);
   Shape shape = broadcast_shapes(ta.shape(), tb.shape());
   Shape sa = broadcast_strides(ta, shape), sb = broadcast_strides(tb, shape);
   Tensor out = Tensor::empty(shape, kBoolOut ? DType::Bool : kdt);
-  dispatch_compute(kdt, op, [&](auto tag) {
+  auto run = [&](auto tag) {
     using T = decltype(tag);
     using R = std::conditional_t<kBoolOut, bool, T>;
     auto fn = make(tag);
     kernels::binary_strided(static_cast<int>(shape.size()), shape.data(), ta.data<T>(), sa.data(),
                             tb.data<T>(), sb.data(), out.data<R>(),
                             [&](T x, T y) { return static_cast<R>(fn(x, y)); });
-  });
+  };
+  dispatch_elementwise<kMode>(kdt, op, run);
   return (kBoolOut || kdt == compute) ? out : to_dtype(out, compute);
 }
 
 // out = f(x) elementwise, computed in `compute`; the output has dtype `compute` (or bool for kBoolOut).
-template <bool kBoolOut, typename Maker>
+template <bool kBoolOut, Compute kMode = Compute::Wide, typename Maker>
 Tensor unary_map(const Tensor& x, DType compute, const char* op, Maker&& make) {
-  const DType kdt = compute_dtype(compute);
+  const DType kdt = kMode == Compute::Exact ? compute_dtype(compute) : wide_dtype(compute);
   Tensor tx = to_dtype(x, kdt);
   Tensor out = Tensor::empty(tx.shape(), kBoolOut ? DType::Bool : kdt);
-  dispatch_compute(kdt, op, [&](auto tag) {
+  auto run = [&](auto tag) {
     using T = decltype(tag);
     using R = std::conditional_t<kBoolOut, bool, T>;
     auto fn = make(tag);
     kernels::unary_strided(static_cast<int>(tx.dim()), tx.shape().data(), tx.data<T>(), tx.strides().data(),
                            out.data<R>(), [&](T v) { return static_cast<R>(fn(v)); });
-  });
+  };
+  dispatch_elementwise<kMode>(kdt, op, run);
   return (kBoolOut || kdt == compute) ? out : to_dtype(out, compute);
 }
+
+// The float32 fast paths (kernels/elementwise_f32.h): when a and b are float32 tensors (or numbers) to
+// be computed in float32, packed, and of the result's shape or single values, writes a op b into `out`
+// and returns true; else returns false (the caller takes binary_map). Same for unary ops on a packed
+// float32 tensor.
+bool binary_f32_fast(const Operand& a, const Operand& b, DType compute, kernels::BinaryF32 op, Tensor& out);
+bool unary_f32_fast(const Tensor& x, kernels::UnaryF32 op, Tensor& out);
 
 // Wrapping integer arithmetic (torch wraps on overflow; signed overflow is undefined in C++).
 template <typename T>

@@ -10,8 +10,8 @@
 // run over the fresh output in place; weights are packed once per weight tensor (a cache keyed by the
 // tensor's storage, dropped with the tensor). Anything else (other dtypes, a residual that broadcasts, meta
 // mode) runs the plain ops one after another, with their results and errors.
+#include <array>
 #include <cmath>
-#include <functional>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
@@ -28,17 +28,22 @@
 namespace fx {
 namespace {
 
+// What a packing depends on besides the tensors: a conv's stride, dilation, padding and groups (a fixed
+// array, so looking an entry up allocates nothing).
+using PackKey = std::array<int64_t, 9>;
+
 // Packed forms of weight tensors, keyed by the weight's and bias's storage (held weakly: an entry whose
 // tensors are gone is dropped at the next insertion) and by whatever else the packing depends on.
 template <typename Packed>
 class PackCache {
  public:
-  std::shared_ptr<const Packed> get(const Tensor& w, const Tensor& b, const std::vector<int64_t>& key,
-                                    const std::function<Packed()>& pack) {
+  template <typename PackFn>
+  std::shared_ptr<const Packed> get(const Tensor& w, const Tensor& b, const PackKey& key, const PackFn& pack) {
     std::lock_guard<std::mutex> lock(mu_);
+    if (auto found = entries_.find(w.raw_data()); found != entries_.end())
+      for (const Entry& e : found->second)
+        if (e.matches(w, b, key)) return e.packed;
     auto& bucket = entries_[w.raw_data()];
-    for (const Entry& e : bucket)
-      if (e.matches(w, b, key)) return e.packed;
     for (auto it = entries_.begin(); it != entries_.end();) {  // drop entries of released tensors
       auto& v = it->second;
       for (size_t i = 0; i < v.size();)
@@ -62,9 +67,9 @@ class PackCache {
     bool has_b = false;
     int64_t w_offset = 0, b_offset = 0;
     Shape w_shape, w_strides, b_shape, b_strides;
-    std::vector<int64_t> key;
+    PackKey key{};
     std::shared_ptr<const Packed> packed;
-    bool matches(const Tensor& tw, const Tensor& tb, const std::vector<int64_t>& k) const {
+    bool matches(const Tensor& tw, const Tensor& tb, const PackKey& k) const {
       if (w.lock() != tw.storage() || w_offset != tw.offset() || w_shape != tw.shape() || w_strides != tw.strides() ||
           key != k || has_b != tb.defined())
         return false;
@@ -163,9 +168,12 @@ Object fused_conv2d(const OpCall& call) {
   if (meta_mode() || !is_f32(x) || !is_f32(w) || (bias.defined() && !is_f32(bias)))
     return finish(Object(conv_forward(x, w, bias, p)), a, 7, act);
 
-  std::vector<int64_t> key = p.stride;
-  for (const auto* v : {&p.dilation, &p.pad_begin, &p.pad_end}) key.insert(key.end(), v->begin(), v->end());
-  key.push_back(p.groups);
+  PackKey key{};  // 2-D: two values each
+  for (int d = 0; d < 2; ++d) {
+    key[d] = p.stride[d], key[2 + d] = p.dilation[d];
+    key[4 + d] = p.pad_begin[d], key[6 + d] = p.pad_end[d];
+  }
+  key[8] = p.groups;
   const auto packed = cache.get(w, bias, key, [&] { return pack_conv_weight(w, bias, p); });
   ConvEpilogueSpec epi;
   if (act.clamp()) epi.min = act.min, epi.max = act.max;
@@ -203,7 +211,7 @@ Object fused_linear(const OpCall& call) {
                     (!bias.defined() || (is_f32(bias) && bias.dim() == 1 && bias.shape()[0] == w.shape()[0]));
   if (!fast) return finish(Object(linear_tensor(x, w, bias.defined() ? &bias : nullptr)), a, 3, act);
 
-  const auto packed = cache.get(w, bias, {}, [&] { return PackedLinear::pack(w, bias.defined() ? &bias : nullptr); });
+  const auto packed = cache.get(w, bias, PackKey{}, [&] { return PackedLinear::pack(w, bias.defined() ? &bias : nullptr); });
   const int64_t N = packed->N, K = packed->K;
   Shape out_shape(x.shape().begin(), x.shape().end() - 1);
   out_shape.push_back(N);

@@ -57,14 +57,14 @@ Object index_update_op(const OpCall& call) {
       if (k != d && src.shape()[k] != x.shape()[k])
         throw FxError(name + "(): Source/destination tensor must have same slice shapes.");
   }
-  const DType kdt = compute_dtype(x.dtype());
+  const DType kdt = wide_dtype(x.dtype());  // integers accumulate in int64 (wrapping: the same low bits)
   Tensor acc = to_dtype(x, kdt).contiguous().clone();
   Tensor s = to_dtype(src, kdt).contiguous();
   int64_t outer = 1, inner = 1;
   for (int64_t k = 0; k < d; ++k) outer *= x.shape()[k];
   for (int64_t k = d + 1; k < x.dim(); ++k) inner *= x.shape()[k];
   const Number alpha = kKind == Add ? a.number(4) : Number::integer(1);
-  dispatch_compute(kdt, kNames[kKind], [&](auto tag) {
+  dispatch_wide(kdt, kNames[kKind], [&](auto tag) {
     using T = decltype(tag);
     Tensor idx = to_dtype(index, DType::Int64).contiguous();
     const T al = static_cast<T>(alpha.as_double());

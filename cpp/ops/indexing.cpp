@@ -215,10 +215,11 @@ Tensor permuted(const Tensor& t, const std::vector<int64_t>& order) {
 
 // Copies between a view's element at `base` (with rest shape/strides) and a packed chunk.
 void copy_chunk(const Tensor& view, int64_t base, const Shape& shape, const Shape& strides, const Tensor& other,
-                int64_t other_offset, const Shape& other_strides, bool into_view) {
+                int64_t other_offset, const Shape& other_strides, bool into_view, bool accumulate = false) {
   Tensor at = make_view(view, shape, strides, base);
   Tensor ot = make_view(other, shape, other_strides, other_offset);
-  if (into_view) copy_into(at, ot);
+  if (into_view && accumulate) copy_into(at, OpRegistry::global().call("operator.add", {at, ot}).tensor());
+  else if (into_view) copy_into(at, ot);
   else copy_into(ot, at);
 }
 
@@ -244,11 +245,12 @@ Tensor tensor_getitem(const Tensor& x, const Object& index) {
       .contiguous();
 }
 
-void tensor_setitem(const Tensor& x, const Object& index, const Object& value) {
+void tensor_setitem(const Tensor& x, const Object& index, const Object& value, bool accumulate) {
   Tensor v = value.is_tensor() ? value.tensor() : scalar_tensor(to_number(value), x.dtype());
   Indexed r = apply_basic(x, index);
   if (r.indices.empty()) {
-    copy_into(r.view, expand_to(v, r.view.shape()));
+    Tensor e = expand_to(v, r.view.shape());
+    copy_into(r.view, accumulate ? OpRegistry::global().call("operator.add", {r.view, e}).tensor() : e);
     return;
   }
   Shape bshape, rshape, rstrides;
@@ -272,7 +274,7 @@ void tensor_setitem(const Tensor& x, const Object& index, const Object& value) {
   for (size_t i = 0; i < offsets.size(); ++i) {
     int64_t off = vp.offset();
     for (int64_t d = 0; d < nb; ++d) off += pos[d] * bstrides[d];
-    copy_chunk(r.view, offsets[i], rshape, rstrides, vp, off, vstrides, true);
+    copy_chunk(r.view, offsets[i], rshape, rstrides, vp, off, vstrides, true, accumulate);
     for (int64_t d = nb; d-- > 0;) {
       if (++pos[d] < bshape[d]) break;
       pos[d] = 0;
@@ -295,13 +297,12 @@ Object getitem_tensor_op(const OpCall& call) {
 Object index_put(const OpCall& call, bool inplace) {
   static const Schema schema("index_put(input|self, indices, values, accumulate=False)");
   Args a = schema.parse(call);
-  if (a.boolean(3)) throw FxError("index_put with accumulate=True is not supported");
   const Tensor& x = a.tensor(0);
   Tensor target = inplace ? x : x.clone();
   std::vector<Object> items;
   for (const Object& o : a[1].items())
     items.push_back(o.is_tensor() ? o : Object(Value::slice(Value(), Value(), Value())));
-  tensor_setitem(target, Object::tuple(std::move(items)), a[2]);
+  tensor_setitem(target, Object::tuple(std::move(items)), a[2], a.boolean(3));
   return target;
 }
 Object index_put_op(const OpCall& call) { return index_put(call, false); }

@@ -61,7 +61,8 @@ FX_INPLACE(square, "torch.square", "torch.square_", {"torch.Tensor.square_"}, {"
 FX_INPLACE(sign, "torch.sign", "torch.Tensor.sign_", {"aten.sign_.default"}, {"sign_"})
 FX_INPLACE(lerp, "torch.lerp", "torch.Tensor.lerp_", {"aten.lerp_.Scalar", "aten.lerp_.Tensor"}, {"lerp_"})
 FX_INPLACE(fmod, "torch.fmod", "torch.Tensor.fmod_", {"aten.fmod_.Tensor", "aten.fmod_.Scalar"}, {"fmod_"})
-FX_INPLACE(logical_not, "torch.logical_not", "torch.Tensor.logical_not_", {}, {"logical_not_"})
+FX_INPLACE(logical_not, "torch.logical_not", "torch.Tensor.logical_not_", {"aten.logical_not_.default"},
+           {"logical_not_"})
 FX_INPLACE(silu, "torch.nn.functional.silu", "torch.Tensor.silu_", {}, {})
 FX_INPLACE(gelu, "torch.nn.functional.gelu", "aten.gelu_.default", {}, {})
 #undef FX_INPLACE

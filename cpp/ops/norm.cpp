@@ -22,6 +22,7 @@ std::vector<double> channel_values(const Tensor& t, int64_t C, double fill, cons
   if (t.numel() != C)
     throw FxError(std::string("running_mean should contain ") + std::to_string(C) + " elements not " +
                   std::to_string(t.numel()) + " (" + what + ")");
+  if (meta_mode()) return v;  // shape inference: the values only feed kernels, which are skipped
   Tensor d = to_dtype(t, DType::Float64).contiguous();
   for (int64_t c = 0; c < C; ++c) v[c] = d.data<double>()[c];
   return v;
@@ -81,7 +82,7 @@ BatchNormResult batch_norm_impl(const Tensor& input, const Tensor& weight, const
   const bool stats = training || !rmean.defined();
   r.save_mean = Tensor::empty({stats ? C : 0}, x.dtype());
   r.save_rstd = Tensor::empty({stats ? C : 0}, x.dtype());
-  if (stats) {
+  if (stats && !meta_mode()) {
     Tensor m = Tensor::empty({C}, DType::Float64), s = Tensor::empty({C}, DType::Float64);
     for (int64_t c = 0; c < C; ++c) m.data<double>()[c] = mean[c], s.data<double>()[c] = rstd[c];
     r.save_mean = to_dtype(m, x.dtype()), r.save_rstd = to_dtype(s, x.dtype());

@@ -243,7 +243,8 @@ const OpRegistrar reg_std{def("std", var_op<true>, {"aten.std.dim"})};
 const OpRegistrar reg_var_c{OpDef{"aten.var.correction", {}, {}, var_correction_op<false>}};
 const OpRegistrar reg_std_c{OpDef{"aten.std.correction", {}, {}, var_correction_op<true>}};
 const OpRegistrar reg_lse{def("logsumexp", logsumexp_op, {"torch.special.logsumexp"})};
-const OpRegistrar reg_norm{OpDef{"torch.norm", {"torch.Tensor.norm", "torch.functional.norm"}, {"norm"}, norm_op}};
+const OpRegistrar reg_norm{OpDef{"torch.norm", {"torch.Tensor.norm", "torch.functional.norm", "aten.norm.ScalarOpt_dim"},
+                                 {"norm"}, norm_op}};
 const OpRegistrar reg_vnorm{OpDef{"torch.linalg.vector_norm", {"aten.linalg_vector_norm.default"}, {}, vector_norm_op}};
 const OpRegistrar reg_prod{def("prod", prod_op, {"aten.prod.dim_int"})};
 const OpRegistrar reg_amax{def("amax", amax_op<true>)};

@@ -17,6 +17,7 @@ Tensor slice_view(const Tensor& x, int64_t dim, std::optional<int64_t> start, st
 // x[index] as torch/numpy define it: ints, slices, None, Ellipsis, bools, index tensors, lists.
 Tensor tensor_getitem(const Tensor& x, const Object& index);
 // x[index] = value (operator.setitem), writing through x's storage.
-void tensor_setitem(const Tensor& x, const Object& index, const Object& value);
+// accumulate: adds the value at the indexed places (index_put's accumulate=True; repeated indices add up).
+void tensor_setitem(const Tensor& x, const Object& index, const Object& value, bool accumulate = false);
 
 }  // namespace fx

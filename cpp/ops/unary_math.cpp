@@ -18,6 +18,8 @@ Object abs_op(const OpCall& call) {
   if (is_number(a[0])) return py_abs(a.number(0)).to_object();
   const Tensor& x = a.tensor(0);
   if (x.dtype() == DType::Bool) throw FxError("\"abs_cpu\" not implemented for 'Bool'");
+  Tensor fast;
+  if (unary_f32_fast(x, kernels::UnaryF32::Abs, fast)) return fast;
   return unary_map<false>(x, x.dtype(), "abs", [](auto tag) {
     using T = decltype(tag);
     return [](T v) -> T {
@@ -36,9 +38,14 @@ Object neg_op(const OpCall& call) {
   if (x.dtype() == DType::Bool)
     throw FxError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert "
                   "a mask, use the `~` or `logical_not()` operator instead.");
+  Tensor fast;
+  if (unary_f32_fast(x, kernels::UnaryF32::Neg, fast)) return fast;
   return unary_map<false>(x, x.dtype(), "neg", [](auto tag) {
     using T = decltype(tag);
-    return [](T v) -> T { return wrap_sub(T(0), v); };
+    return [](T v) -> T {
+      if constexpr (std::is_floating_point_v<T>) return -v;  // -0.0 for 0.0, as torch
+      else return wrap_sub(T(0), v);
+    };
   });
 }
 
@@ -47,7 +54,8 @@ Object relu_op(const OpCall& call) {
   Args a = schema.parse(call);
   const Tensor& x = a.tensor(0);
   if (x.dtype() == DType::Bool) throw FxError("Boolean inputs not supported for relu");
-  Tensor r = unary_map<false>(x, x.dtype(), "relu", [](auto tag) {
+  Tensor r;
+  if (!unary_f32_fast(x, kernels::UnaryF32::Relu, r)) r = unary_map<false>(x, x.dtype(), "relu", [](auto tag) {
     using T = decltype(tag);
     return [](T v) -> T { return v > T(0) ? v : (v != v ? v : T(0)); };  // nan passes through
   });
@@ -63,7 +71,7 @@ Object float_unary(const OpCall& call, const char* name, F f) {
   Args a = schema.parse(call);
   const Tensor& x = a.tensor(0);
   DType out = dtype_is_floating(x.dtype()) ? x.dtype() : kDefaultFloat;
-  return unary_map<false>(x, out, name, [](auto tag) {
+  return unary_map<false, Compute::Float>(x, out, name, [](auto tag) {
     using T = decltype(tag);
     return [](T v) -> T {
       if constexpr (std::is_floating_point_v<T>) return F{}(v);

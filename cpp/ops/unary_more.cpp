@@ -53,7 +53,7 @@ Object unary_op(const OpCall& call) {
   const bool fl = dtype_is_floating(dt);
   if constexpr (kFn <= Frac) {
     if (kFn == Frac && !fl) throw FxError(std::string("\"frac_cpu\" not implemented for '") + torch_type_name(dt) + "'");
-    return unary_map<false>(x, fl ? dt : kDefaultFloat, kNames[kFn], [](auto tag) {
+    return unary_map<false, Compute::Float>(x, fl ? dt : kDefaultFloat, kNames[kFn], [](auto tag) {
       using T = decltype(tag);
       return [](T v) -> T {
         if constexpr (std::is_floating_point_v<T>) return float_fn<kFn, T>(v);
@@ -63,7 +63,7 @@ Object unary_op(const OpCall& call) {
   } else if constexpr (kFn <= Trunc) {
     if (dt == DType::Bool) throw FxError(std::string("\"") + kNames[kFn] + "_vml_cpu\" not implemented for 'Bool'");
     if (!fl) return x.clone();
-    return unary_map<false>(x, dt, kNames[kFn], [](auto tag) {
+    return unary_map<false, Compute::Float>(x, dt, kNames[kFn], [](auto tag) {
       using T = decltype(tag);
       return [](T v) -> T {
         if constexpr (!std::is_floating_point_v<T>) return v;
@@ -122,7 +122,7 @@ Object round_op(const OpCall& call) {
     if (decimals != 0) throw FxError("round_cpu not implemented for integer types with decimals != 0");
     return x.clone();
   }
-  return unary_map<false>(x, x.dtype(), "round", [decimals](auto tag) {
+  return unary_map<false, Compute::Float>(x, x.dtype(), "round", [decimals](auto tag) {
     using T = decltype(tag);
     return [decimals](T v) -> T {
       if constexpr (std::is_floating_point_v<T>) {

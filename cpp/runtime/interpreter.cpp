@@ -238,7 +238,7 @@ Interpreter::Interpreter(const GraphModule& gm, bool fuse) : gm_(gm) {
     if (!seen[i] && nodes[i]->op() != Op::Output) steps_[i].free_after.push_back(i);
 }
 
-Interpreter::~Interpreter() = default;
+Interpreter::~Interpreter() { pool_->retire(); }
 
 namespace {
 
@@ -350,6 +350,8 @@ Object Interpreter::run(const std::vector<Object>& inputs, Profile* profile) con
   }
   using Clock = std::chrono::steady_clock;
   const auto run_start = Clock::now();
+  BufferPool::Scope arena(pool_.get());
+  pool_->reset_peak();
   std::vector<Object> env(steps_.size());
   size_t next_input = 0, live = 0;
   Object result;
@@ -383,7 +385,12 @@ Object Interpreter::run(const std::vector<Object>& inputs, Profile* profile) con
     }
     if (hook_) hook_(*s.node, value);
   }
-  if (profile) profile->total_ms = std::chrono::duration<double, std::milli>(Clock::now() - run_start).count();
+  if (profile) {
+    profile->total_ms = std::chrono::duration<double, std::milli>(Clock::now() - run_start).count();
+    const BufferPool::Stats m = pool_->stats();
+    profile->peak_bytes = m.peak_live_bytes;
+    profile->arena_bytes = m.reserved_bytes;
+  }
   return result;
 }
 

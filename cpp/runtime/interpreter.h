@@ -12,6 +12,7 @@
 #include "module/object.h"
 #include "ops/registry.h"
 #include "runtime/profile.h"
+#include "tensor/buffer_pool.h"
 
 namespace fx {
 
@@ -63,6 +64,11 @@ class Interpreter {
   void check_inputs(const std::vector<Object>& inputs) const;
   struct InputSpec;  // (defined in interpreter.cpp)
 
+  // The runs' tensor buffers (tensor/buffer_pool.h): each run allocates from this interpreter's arena, so
+  // a run of shapes seen before reuses the blocks of earlier runs. peak_live_bytes: the most the last run
+  // held at once; reserved_bytes: the arena's size; fresh_blocks: blocks the last run had to allocate.
+  BufferPool::Stats memory() const { return pool_->stats(); }
+
   const std::vector<const Node*>& placeholders() const { return placeholders_; }
   // The nodes whose values are released right after `node` runs.
   std::vector<const Node*> freed_after(const Node* node) const;
@@ -81,6 +87,7 @@ class Interpreter {
   std::vector<InputSpec> input_specs_;  // one per placeholder, in order
   std::unordered_map<const Node*, size_t> slot_of_;  // node → its step and env slot
   NodeHook hook_;
+  std::shared_ptr<BufferPool> pool_ = std::make_shared<BufferPool>();
 };
 
 }  // namespace fx

@@ -24,6 +24,8 @@ struct NodeProfile {
 struct Profile {
   std::vector<NodeProfile> nodes;  // in execution order
   double total_ms = 0.0;
+  size_t peak_bytes = 0;   // the most tensor bytes the run held at once (runtime/interpreter.h memory())
+  size_t arena_bytes = 0;  // the runtime's buffer arena after the run
 };
 
 }  // namespace fx

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "support/error.h"
+#include "tensor/buffer_pool.h"
 
 namespace fx {
 namespace {
@@ -55,7 +56,12 @@ Storage::Storage(size_t nbytes) : nbytes_(nbytes) {
   if (padded > std::numeric_limits<size_t>::max() - kAlignment)
     throw FxError("cannot allocate " + std::to_string(nbytes) + " bytes: size too large");
   padded = (padded + kAlignment - 1) / kAlignment * kAlignment;
-  data_ = static_cast<uint8_t*>(::operator new(padded, std::align_val_t(kAlignment), std::nothrow));
+  if (BufferPool* pool = BufferPool::current()) {  // a run's intermediate: from the runtime's arena
+    data_ = pool->take(padded);
+    if (data_) pool_ = pool->shared_from_this(), block_bytes_ = padded;
+  } else {
+    data_ = static_cast<uint8_t*>(::operator new(padded, std::align_val_t(kAlignment), std::nothrow));
+  }
   if (!data_) throw FxError("out of memory: cannot allocate " + std::to_string(nbytes) + " bytes");
 }
 
@@ -72,7 +78,8 @@ std::shared_ptr<Storage> Storage::meta(size_t nbytes) {
 }
 
 Storage::~Storage() {
-  if (!owner_ && data_) ::operator delete(data_, std::align_val_t(kAlignment));
+  if (pool_) pool_->give(data_, block_bytes_);
+  else if (!owner_ && data_) ::operator delete(data_, std::align_val_t(kAlignment));
 }
 
 int64_t checked_numel(const Shape& shape) {

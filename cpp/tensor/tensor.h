@@ -11,6 +11,7 @@
 namespace fx {
 
 using Shape = std::vector<int64_t>;
+class BufferPool;
 
 // A 64-byte aligned byte buffer: its own allocation, or a view into a bigger block (a loaded file) that
 // `owner` keeps alive. Allocation failure throws FxError (never aborts).
@@ -40,6 +41,8 @@ class Storage {
   uint8_t* data_ = nullptr;  // null only for a meta storage
   size_t nbytes_ = 0;
   std::shared_ptr<void> owner_;  // set for a view: the block is freed by its owner, not here
+  std::shared_ptr<BufferPool> pool_;  // set when the block came from a pool (tensor/buffer_pool.h)
+  size_t block_bytes_ = 0;            // the block's size in the pool
 };
 
 class Tensor {

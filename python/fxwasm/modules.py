@@ -6,8 +6,10 @@ or None, like Conv2d's `bias`, is recorded as whether the tensor is present), th
 public plain-valued attributes — what extra_repr shows (Conv2d's padding_mode, BatchNorm's momentum...).
 """
 import inspect
+import types
 
 import torch
+from torch.fx.node import _get_qualified_name
 
 from .values import encode_value, is_encodable_plain
 
@@ -55,7 +57,22 @@ def hyperparameters(module):
             continue
         if is_encodable_plain(value):
             hparams[name] = encode_value(value, field=f"hparams.{name}")
+        elif callable(value) and not isinstance(value, torch.nn.Module):
+            fn = _function_name(value)
+            if fn is not None:  # a torch function held as an attribute (TransformerDecoderLayer.activation)
+                hparams[name] = fn
     return hparams
+
+
+def _function_name(fn):
+    """The importable name of a torch function ("torch.nn.functional.relu"), or None."""
+    if not isinstance(fn, (types.FunctionType, types.BuiltinFunctionType)):
+        return None
+    try:
+        name = _get_qualified_name(fn)
+    except Exception:
+        return None
+    return name if name.startswith("torch.") and "<" not in name else None
 
 
 def module_tree(root, root_type=None):

@@ -114,9 +114,12 @@ test('bench prints min/median/max and JSON', () => {
   let r = cli('bench', TOY, '--runs', '3', '--warmup', '1');
   expect(r.code).toBe(0);
   expect(r.stdout).toMatch(/min [\d.]+ ms +median [\d.]+ ms +max [\d.]+ ms/);
+  expect(r.stdout).toMatch(/tensor memory: peak [\d.]+ MB in a run, arena [\d.]+ MB/);
   r = cli('bench', TOY, '--runs', '4', '--warmup', '0', '--json');
   const j = JSON.parse(r.stdout);
   expect(j.times_ms).toHaveLength(4);
+  expect(j.peak_bytes).toBeGreaterThan(0);
+  expect(j.arena_bytes).toBeGreaterThanOrEqual(j.peak_bytes);
   expect(j.min_ms).toBeLessThanOrEqual(j.median_ms);
   expect(j.median_ms).toBeLessThanOrEqual(j.max_ms);
 });

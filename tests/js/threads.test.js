@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as fxwasm from '../../web/src/index.js';
-import { getRuntime, threadsStartError } from '../../web/src/runtime.js';
+import { getRuntime, getRuntimeForLoad, threadsStartError } from '../../web/src/runtime.js';
 import { CLI, ROOT, TOY } from './helpers.js';
 
 const RESNET18 = path.join(ROOT, '.cache', 'corpus', 'resnet18.fxw');
@@ -99,6 +99,23 @@ test('threads: the corpus resnet18 loaded with {threads: 2} matches one thread a
     await getRuntime({ threads: 1 });
     expectSame(await gm.run(ref.inputs), two);
     expect((await gm.check({ rtol: 1e-3, atol: 1e-4 })).status).toBe('pass');
+  } finally {
+    gm.dispose();
+  }
+});
+
+test('threads: a model loaded with {threads: 1} beside a live pthreads instance runs in the single-threaded build', async () => {
+  const threaded = await getRuntime({ threads: 2 });
+  expect(threaded.maxThreads).toBeGreaterThanOrEqual(2);
+  const single = await getRuntimeForLoad({ threads: 1 });
+  expect(single).not.toBe(threaded);
+  expect(single.maxThreads).toBe(1);
+  expect(await getRuntimeForLoad({ threads: 1 })).toBe(single);  // kept for later loads
+  expect(await getRuntime()).toBe(threaded);  // the live instance stays, set to one thread
+  expect(threaded.threads).toBe(1);
+  const gm = await fxwasm.load(TOY, { threads: 1 });
+  try {
+    expect((await gm.check()).status).toBe('pass');
   } finally {
     gm.dispose();
   }

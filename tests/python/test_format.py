@@ -305,6 +305,15 @@ def test_module_tree_hyperparameters_are_generic(tmp_path):
     assert list(mods) == ["", "conv", "bn", "fc"]
 
 
+def test_function_attributes_are_recorded_by_name(tmp_path):
+    # TransformerDecoderLayer keeps its activation as a function (F.relu / F.gelu): the runtime needs its name.
+    model = nn.Sequential(nn.TransformerDecoderLayer(8, 2, 12, activation="gelu"))
+    mods = fxwasm.modules.module_tree(model)
+    assert mods["0"]["hparams"]["activation"] == "torch._C._nn.gelu"
+    mods = fxwasm.modules.module_tree(nn.Sequential(nn.TransformerDecoderLayer(8, 2, 12)))
+    assert mods["0"]["hparams"]["activation"] == "torch.nn.functional.relu"
+
+
 def test_symbolic_trace_constants_and_shared_names(tmp_path):
     class WithConstant(nn.Module):
         def forward(self, x):

@@ -85,6 +85,16 @@ export class GraphModule {
   }
 
   /**
+   * The runtime's tensor arena after the last run: {peak_bytes (the most tensor bytes the run held at once),
+   * arena_bytes (the arena's size), fresh_blocks (buffers the run had to allocate; 0 once runs repeat their
+   * shapes)}. Zeros before the first run.
+   */
+  runMemory() {
+    const { peak_bytes, arena_bytes, fresh_blocks } = this.#rt.call('fx_run_memory', this.#live());
+    return { peak_bytes, arena_bytes, fresh_blocks };
+  }
+
+  /**
    * Runs a graph pass in the core: 'dce', 'constant_fold', 'fold_conv_bn', 'fuse' or 'shape_prop' (shape
    * and dtype inference without running kernels, from {inputs} — an array of Tensors, only their shapes
    * and dtypes matter — or from the placeholders' meta shapes). The graph is

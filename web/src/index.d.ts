@@ -160,6 +160,12 @@ export interface TensorInfo {
   dtype: DType | string | null;
 }
 
+export interface RunMemory {
+  peak_bytes: number;
+  arena_bytes: number;
+  fresh_blocks: number;
+}
+
 export interface ModelInfo {
   format: string;
   format_version: string;
@@ -225,6 +231,11 @@ export class GraphModule {
   /** FX's Graph API over this module's graph; edits show in printTabular, code and the next run. */
   readonly graph: Graph;
   info(): ModelInfo;
+  /**
+   * The runtime's tensor arena after the last run: the most tensor bytes that run held at once, the arena's
+   * size, and the buffers it had to allocate (0 when it reused earlier runs' buffers). Zeros before a run.
+   */
+  runMemory(): RunMemory;
   /** Runs a pass in the core (graph linted before and after); returns whether it changed anything. */
   applyPass(name: PassName, options?: { inputs?: RunInputs }): boolean;
   /** torch.fx replace_pattern with two GraphModules (e.g. from fxwasm.create()); returns the matches. */
@@ -284,6 +295,7 @@ export class WorkerGraphModule {
   /** A Promise of the Python source of forward. */
   readonly code: Promise<string>;
   info(): Promise<ModelInfo>;
+  runMemory(): Promise<RunMemory>;
   /** A Promise of the placeholder names. */
   readonly inputNames: Promise<string[]>;
   /** As GraphModule.run; with `transfer: true` the input tensors' buffers move to the worker (detached here). */

@@ -2,12 +2,12 @@
 // over — the model's tensors view the weights where they landed (no second copy). index.js's load() calls
 // this directly, or (with {worker: true}) from inside a Worker (worker.js) — which is why it lives apart
 // from index.js: the worker must not import the module that spawns workers.
-import { getRuntime } from './runtime.js';
+import { getRuntimeForLoad } from './runtime.js';
 import { readIntoHeap } from './source.js';
 import { GraphModule } from './graph_module.js';
 
 export async function loadHere(source, { onProgress, allowUnsupported = false, threads } = {}) {
-  const rt = await getRuntime({ threads });
+  const rt = await getRuntimeForLoad({ threads });
   // The file goes straight into the heap (chunk by chunk for streams and files), never whole in JS too.
   const { ptr, nbytes, name } = await readIntoHeap(rt, source, onProgress);
   // The core takes the block over, success or not.

@@ -35,6 +35,7 @@ class Runtime {
       // Only a trap or an abort gets here: record it and start afresh on the next load().
       this.broken = e && e.message ? e.message.split('\n')[0] : String(e);
       if (current && this === currentRuntime) current = null;
+      if (this === singleAsideRuntime) singleAside = null;
       throw new FxError(`internal error in the WebAssembly runtime during ${name}: ${this.broken}`, { cause: e });
     }
     return unwrapReply(text);
@@ -143,10 +144,44 @@ export function getRuntime({ threads } = {}) {
       rt.setThreads(n);
       return rt;
     }
+    // A single-threaded instance replaced by a pthreads one stays ready for {threads: 1} loads.
+    if (rt && !rt.broken && (rt.maxThreads ?? 1) === 1 && !singleAside) {
+      singleAside = Promise.resolve(rt);
+      singleAsideRuntime = rt;
+    }
     return instantiate(n);
   })();
   current.catch(() => { current = null; });  // a failed start can be retried
   return current;
+}
+
+// A single-threaded instance beside a live pthreads one, for models loaded with {threads: 1}: one thread runs
+// faster in fxwasm.wasm (no shared memory, no atomics, no pool) than in fxwasm-threads.wasm set to one.
+let singleAside = null;  // Promise<Runtime>
+let singleAsideRuntime = null;
+
+/**
+ * The runtime a model loaded with `threads` goes to: as getRuntime({threads}), except that an explicit one
+ * thread while a pthreads instance is live loads into a single-threaded instance kept beside it (the live
+ * one stays current, its thread count set to 1 as getRuntime({threads: 1}) sets it).
+ */
+export function getRuntimeForLoad({ threads } = {}) {
+  if (threads === undefined || threadsValueError(threads)) return getRuntime({ threads });
+  return (async () => {
+    const n = await resolveThreads(threads);
+    const live = current ? await current.catch(() => null) : null;
+    if (n > 1 || !live || live.broken || (live.maxThreads ?? 1) === 1) return getRuntime({ threads: n });
+    live.setThreads(1);
+    if (!singleAside) {
+      const keep = currentRuntime;
+      singleAside = startRuntime(1).then((rt) => {
+        singleAsideRuntime = rt;
+        return rt;
+      }).finally(() => { currentRuntime = keep; });
+      singleAside.catch(() => { singleAside = null; });
+    }
+    return singleAside;
+  })();
 }
 
 /** Why the pthreads variant could not start (null if it did, or was not asked for). */

@@ -52,6 +52,7 @@ const methods = {
   printTabular: () => model().printTabular(),
   code: () => model().code,
   info: () => model().info(),
+  runMemory: () => model().runMemory(),
   inputNames: () => model().inputNames,
   check: (_, options) => model().check(options),
   reference: ({ transfer }) => packValue(model().reference(), transfer),

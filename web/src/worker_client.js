@@ -150,7 +150,7 @@ const finalizer = typeof FinalizationRegistry === 'function'
 
 /**
  * A model running in a Worker (fxwasm.load(source, {worker: true})). The GraphModule calls, all async:
- * run, printTabular, code, info, inputNames, check, reference, applyPass, save; dispose() stops the worker.
+ * run, printTabular, code, info, runMemory, inputNames, check, reference, applyPass, save; dispose() stops the worker.
  * The Graph API (gm.graph and the editing calls) and runSync need the model on this thread.
  */
 export class WorkerGraphModule {
@@ -183,6 +183,7 @@ export class WorkerGraphModule {
   get code() { return this.#call('code'); }
 
   info() { return this.#call('info'); }
+  runMemory() { return this.#call('runMemory'); }
 
   /** A Promise of the placeholder names. */
   get inputNames() { return this.#call('inputNames'); }

@@ -43,7 +43,8 @@ void expect_same(const Object& got, const Object& want, const std::string& id, T
     const Tensor& w = want.tensor();
     ASSERT_EQ(g.dtype(), w.dtype()) << id << ": got " << dtype_name(g.dtype());
     ASSERT_EQ(g.shape(), w.shape()) << id << ": got " << shape_to_string(g.shape());
-    Tensor gf = to_dtype(g, DType::Float64), wf = to_dtype(w, DType::Float64);
+    // (contiguous: an expected view, e.g. torch's quantile result, indexes its storage otherwise)
+    Tensor gf = to_dtype(g, DType::Float64).contiguous(), wf = to_dtype(w, DType::Float64).contiguous();
     const bool half = w.dtype() == DType::Float16 || w.dtype() == DType::BFloat16;
     const double rtol = tol.rtol >= 0 ? tol.rtol : half ? 1e-3 : w.dtype() == DType::Float32 ? 1e-5 : 1e-12;
     const double atol = tol.atol >= 0 ? tol.atol : rtol * 1e-2;

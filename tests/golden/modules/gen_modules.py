@@ -197,8 +197,166 @@ class FunctionalLeaves(nn.Module):
         return b, c, d, e, f, g
 
 
+class RnnCells(nn.Module):
+    """Each cell batched with and without a hidden state, and unbatched (1-D input)."""
+    def __init__(self):
+        super().__init__()
+        self.tanh = nn.RNNCell(3, 4)
+        self.relu = nn.RNNCell(3, 4, bias=False, nonlinearity="relu")
+        self.lstm = nn.LSTMCell(3, 4)
+        self.gru = nn.GRUCell(3, 4)
+
+    def forward(self, x, h, c):
+        a = self.tanh(x)
+        b = self.relu(x, h)
+        c1, c2 = self.lstm(x, (h, c))
+        d1, d2 = self.lstm(x[0])
+        e = self.gru(x, h)
+        f = self.gru(x[1], h[1])
+        g = self.tanh(x[0], a[0])
+        return a, b, c1, c2, d1, d2, e, f, g
+
+
+class RnnPlain(nn.Module):
+    """nn.RNN: tanh and relu, stacked, batch_first, bidirectional, without bias, h0 given or not, unbatched."""
+    def __init__(self):
+        super().__init__()
+        self.tanh2 = nn.RNN(3, 4, num_layers=2)
+        self.relu_bi = nn.RNN(3, 4, nonlinearity="relu", batch_first=True, bidirectional=True, bias=False)
+        self.deep_bi = nn.RNN(8, 3, num_layers=2, bidirectional=True)
+
+    def forward(self, x, h0):
+        a, ha = self.tanh2(x)
+        b, hb = self.relu_bi(x.transpose(0, 1), h0)
+        c, hc = self.deep_bi(b.transpose(0, 1))
+        d, hd = self.tanh2(x[:, 0], ha[:, 0])  # unbatched
+        return a, ha, b, hb, c, hc, d, hd
+
+
+class TransformerDecoding(nn.Module):
+    """Decoder layers (post- and pre-norm, relu and gelu, batch-first or not) with every mask, a decoder
+    stack with a final norm, and a whole nn.Transformer."""
+    def __init__(self):
+        super().__init__()
+        self.post = nn.TransformerDecoderLayer(8, 2, 16, batch_first=True)
+        self.pre = nn.TransformerDecoderLayer(8, 2, 12, activation="gelu", norm_first=True)
+        self.stack = nn.TransformerDecoder(nn.TransformerDecoderLayer(8, 2, 12, batch_first=True, norm_first=True), 2,
+                                           norm=nn.LayerNorm(8))
+        self.whole = nn.Transformer(8, 2, 1, 1, 12, batch_first=True)
+
+    def forward(self, tgt, mem, causal, mem_mask, tgt_pad, mem_pad):
+        a = self.post(tgt, mem, tgt_mask=causal, tgt_is_causal=True)
+        b = self.pre(a.transpose(0, 1), mem.transpose(0, 1), tgt_mask=causal, memory_mask=mem_mask,
+                     tgt_key_padding_mask=tgt_pad, memory_key_padding_mask=mem_pad)
+        # tgt_is_causal given: torch would otherwise compare the mask with a causal one (data-dependent,
+        # which keeps make_fx and torch.export from tracing the model).
+        c = self.stack(b.transpose(0, 1), mem, tgt_mask=causal, memory_key_padding_mask=mem_pad, tgt_is_causal=True)
+        d = self.whole(mem, tgt, tgt_mask=causal, tgt_key_padding_mask=tgt_pad, tgt_is_causal=True)
+        return a, b, c, d
+
+
+MODELS["rnn_cells"] = (RnnCells(), (torch.randn(2, 3), torch.randn(2, 4), torch.randn(2, 4)))
+MODELS["rnn_plain"] = (RnnPlain(), (torch.randn(5, 2, 3), torch.randn(2, 2, 4)))
+MODELS["transformer_decoder"] = (TransformerDecoding(), (
+    torch.randn(2, 4, 8), torch.randn(2, 3, 8), nn.Transformer.generate_square_subsequent_mask(4),
+    torch.tensor([[0.0, -1.0, 0.5], [0.0, 0.0, -2.0], [1.0, 0.0, 0.0], [0.0, 0.3, 0.0]]),
+    torch.tensor([[False, False, False, True], [False, False, False, False]]),
+    torch.tensor([[False, False, True], [False, False, False]])))
+class PaddedTransformer(nn.Module):
+    """nn.Transformer with a source padding mask: torch runs its encoder on nested tensors (padded
+    positions of the memory come out as zeros), which only symbolic_trace can record."""
+    def __init__(self):
+        super().__init__()
+        self.whole = nn.Transformer(8, 2, 2, 1, 12, batch_first=True)
+
+    def forward(self, src, tgt, src_pad):
+        return self.whole(src, tgt, src_key_padding_mask=src_pad, memory_key_padding_mask=src_pad)
+
+
+MODELS["transformer_padded"] = (PaddedTransformer(), (torch.randn(2, 5, 8), torch.randn(2, 3, 8),
+                                                      torch.tensor([[False, False, False, True, True],
+                                                                    [False, False, False, False, False]])))
 MODELS["volumetric"] = (Volumetric(), (torch.randn(1, 2, 5, 6, 7),))
 MODELS["functional_leaves"] = (FunctionalLeaves(), (torch.randn(2, 3, 5, 6), torch.randn(4, 7)))
+
+
+class Losses(nn.Module):
+    """The loss modules (leaves, with weight / pos_weight buffers) and F.* losses on logits, targets, scores
+    (not GaussianNLLLoss: its check torch.any(var < 0) stops make_fx and torch.export)."""
+
+    def __init__(self):
+        super().__init__()
+        w = torch.tensor([0.5, 1.0, 2.0, 1.5])
+        self.ce = nn.CrossEntropyLoss(weight=w, label_smoothing=0.1)
+        self.nll = nn.NLLLoss(ignore_index=1, reduction="sum")
+        self.bce_logits = nn.BCEWithLogitsLoss(pos_weight=torch.tensor([1.0, 2.0, 0.5, 3.0]))
+        self.bce = nn.BCELoss(weight=w)
+        self.mse = nn.MSELoss(reduction="none")
+        self.l1 = nn.L1Loss(reduction="sum")
+        self.smooth = nn.SmoothL1Loss(beta=0.3)
+        self.huber = nn.HuberLoss(delta=0.5)
+        self.kl = nn.KLDivLoss(reduction="batchmean")
+        self.soft = nn.SoftMarginLoss()
+        self.poisson = nn.PoissonNLLLoss(full=True)
+        self.rank = nn.MarginRankingLoss(margin=0.2)
+        self.hinge = nn.HingeEmbeddingLoss(margin=0.5, reduction="none")
+        self.cos = nn.CosineEmbeddingLoss(margin=0.1)
+        self.triplet = nn.TripletMarginLoss(margin=0.5, swap=True)
+        self.multilabel = nn.MultiLabelSoftMarginLoss(weight=w)
+        self.multi_margin = nn.MultiMarginLoss(p=2, margin=0.5, weight=w)
+        self.multilabel_margin = nn.MultiLabelMarginLoss(reduction="sum")
+
+    def forward(self, logits, target, scores):
+        logp = logits.log_softmax(1)
+        probs = torch.sigmoid(scores)
+        signs = torch.sign(scores)
+        return (self.ce(logits, target), self.nll(logp, target), self.bce_logits(scores, probs.round()),
+                self.bce(probs, probs.round()), self.mse(logits, scores), self.l1(logits, scores),
+                self.smooth(logits, scores), self.huber(logits, scores), self.kl(logp, probs.softmax(1)),
+                self.soft(logits, signs), self.poisson(logits, probs * 3),
+                self.rank(logits[:, 0], scores[:, 0], signs[:, 1]), self.hinge(logits, signs),
+                self.cos(logits, scores, signs[:, 0]), self.triplet(logits, scores, probs),
+                self.multilabel(logits, probs.round()), self.multi_margin(logits, target),
+                self.multilabel_margin(logits, torch.stack([target, target.flip(0), target * 0 - 1, target], 1)),
+                nn.functional.cross_entropy(logits, probs.softmax(1)), nn.functional.nll_loss(logp, target),
+                nn.functional.binary_cross_entropy(probs, probs.round()),
+                nn.functional.cosine_embedding_loss(logits, scores, signs[:, 0]))
+
+
+MODELS["losses"] = (Losses(), (torch.randn(5, 4), torch.tensor([0, 3, 1, 1, 2]), torch.randn(5, 4)))
+
+
+class SamplingBags(nn.Module):
+    """EmbeddingBag (max over offsets bags; sum with padding over a 2-d batch), MaxPool2d(return_indices) into
+    MaxUnpool2d, an affine_grid from the bags resampling the unpooled map by grid_sample, cdist and pdist."""
+
+    def __init__(self):
+        super().__init__()
+        self.bag = nn.EmbeddingBag(10, 4, mode="max")
+        self.bag_sum = nn.EmbeddingBag(10, 4, mode="sum", padding_idx=0)
+        self.loc = nn.Linear(4, 6)
+        self.pool = nn.MaxPool2d(2, return_indices=True)
+        self.unpool = nn.MaxUnpool2d(2)
+        self.bag_last = nn.EmbeddingBag(10, 4, mode="sum", include_last_offset=True)
+        self.pool1, self.unpool1 = nn.MaxPool1d(2, return_indices=True), nn.MaxUnpool1d(2)
+        self.pool3, self.unpool3 = nn.MaxPool3d(3, 2, 1, return_indices=True), nn.MaxUnpool3d(3, 2, 1)
+
+    def forward(self, x, ids, offsets, ids2d):
+        e = self.bag(ids, offsets)
+        e2 = self.bag_sum(ids2d) + self.bag_last(ids, offsets * 2, per_sample_weights=ids.float() / 10)
+        v, j = self.pool1(x.flatten(2))
+        w, k = self.pool3(x.unsqueeze(1))
+        theta = self.loc(e + e2).view(-1, 2, 3)
+        y, i = self.pool(x)
+        u = self.unpool(y, i)
+        grid = nn.functional.affine_grid(theta, [2, 3, 5, 4], align_corners=False)
+        return (nn.functional.grid_sample(u, grid, padding_mode="border", align_corners=False),
+                torch.cdist(e, e2, p=1.0), nn.functional.pdist(e2), self.unpool1(v, j),
+                self.unpool3(w, k, output_size=[3, 6, 6]))
+
+
+MODELS["sampling_bags"] = (SamplingBags(), (torch.randn(2, 3, 6, 6), torch.tensor([1, 4, 2, 9, 3]), torch.tensor([0, 2]),
+                                            torch.tensor([[0, 5, 7], [2, 0, 0]])))
 ONLY = sys.argv[1:]  # names to (re)write; all when none
 
 for name, (model, inputs) in MODELS.items():
@@ -211,7 +369,8 @@ for name, (model, inputs) in MODELS.items():
 
 # The same recurrent and attention models through make_fx and torch.export: aten.lstm.input / gru.input /
 # rnn_*.input (export) and aten.mkldnn_rnn_layer (make_fx's CPU LSTM decomposition) instead of leaves.
-for name in ("recurrent", "attention", "attention_causal", "encoder_plain", "channel_shuffle", "volumetric"):
+for name in ("recurrent", "attention", "attention_causal", "encoder_plain", "channel_shuffle", "volumetric",
+             "rnn_cells", "rnn_plain", "transformer_decoder", "losses", "sampling_bags"):
     if ONLY and name not in ONLY:
         continue
     model, inputs = MODELS[name]

@@ -194,10 +194,15 @@ export function benchCommand(file, opts) {
     const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
     const stats = { runs: opts.runs, warmup: opts.warmup, threads, min_ms: sorted[0], median_ms: median,
       max_ms: sorted[sorted.length - 1], mean_ms: times.reduce((a, b) => a + b, 0) / times.length, times_ms: times };
+    const memory = gm.runMemory();  // the runtime's tensor arena after the last run
+    stats.peak_bytes = memory.peak_bytes;
+    stats.arena_bytes = memory.arena_bytes;
     if (opts.json) { out(JSON.stringify(stats)); return 0; }
     const note = opts.threads && opts.threads !== threads ? ` (asked for ${opts.threads}; threads cannot run here)` : '';
     out(`${file}: ${opts.runs} runs after ${opts.warmup} warm-up, ${threads} thread${threads === 1 ? '' : 's'}${note}`);
     out(`min ${stats.min_ms.toFixed(3)} ms  median ${stats.median_ms.toFixed(3)} ms  max ${stats.max_ms.toFixed(3)} ms`);
+    const mb = (b) => (b / 1e6).toFixed(2);
+    out(`tensor memory: peak ${mb(stats.peak_bytes)} MB in a run, arena ${mb(stats.arena_bytes)} MB`);
     return 0;
   }, { threads: opts.threads });
 }
