@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 
 #include "support/error.h"
 
@@ -11,7 +13,28 @@ namespace {
 using json = nlohmann::json;
 using ojson = nlohmann::ordered_json;
 
-Tensor tensor_from_json(const json& j) {
+std::string shape_text(const Shape& shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? "," : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+// The checks and messages both wire forms share; views the bytes in place when `blocks` owns `ptr`.
+Tensor tensor_from_parts(DType dtype, const Shape& shape, uintptr_t address, size_t nbytes, const WireBlocks* blocks) {
+  const size_t want = static_cast<size_t>(checked_numel(shape)) * dtype_size(dtype);
+  FX_CHECK(nbytes == want, "input tensor: " + std::to_string(nbytes) + " bytes given for " +
+                               std::string(dtype_name(dtype)) + " " + shape_text(shape) + ", which needs " +
+                               std::to_string(want));
+  auto* ptr = reinterpret_cast<uint8_t*>(address);
+  FX_CHECK(ptr != nullptr || nbytes == 0, "input tensor: null data pointer");
+  if (blocks) {
+    const auto owner = blocks->find(address);
+    if (owner != blocks->end()) return Tensor::view_bytes(shape, dtype, ptr, nbytes, owner->second);
+  }
+  return Tensor::from_bytes(shape, dtype, ptr, nbytes);
+}
+
+Tensor tensor_from_json(const json& j, const WireBlocks* blocks) {
   FX_CHECK(j.contains("dtype") && j["dtype"].is_string(), "input tensor: missing dtype");
   FX_CHECK(j.contains("shape") && j["shape"].is_array(), "input tensor: missing shape");
   FX_CHECK(j.contains("ptr") && j["ptr"].is_number_unsigned(), "input tensor: missing data pointer");
@@ -23,14 +46,8 @@ Tensor tensor_from_json(const json& j) {
              "input tensor: shape " + j["shape"].dump() + " must hold non-negative integers");
     shape.push_back(d.get<int64_t>());
   }
-  const size_t nbytes = j["nbytes"].get<size_t>();
-  const size_t want = static_cast<size_t>(checked_numel(shape)) * dtype_size(dtype);
-  FX_CHECK(nbytes == want, "input tensor: " + std::to_string(nbytes) + " bytes given for " +
-                               std::string(dtype_name(dtype)) + " " + j["shape"].dump() + ", which needs " +
-                               std::to_string(want));
-  const auto ptr = reinterpret_cast<const void*>(static_cast<uintptr_t>(j["ptr"].get<uint64_t>()));
-  FX_CHECK(ptr != nullptr || nbytes == 0, "input tensor: null data pointer");
-  return Tensor::from_bytes(shape, dtype, ptr, nbytes);
+  return tensor_from_parts(dtype, shape, static_cast<uintptr_t>(j["ptr"].get<uint64_t>()), j["nbytes"].get<size_t>(),
+                           blocks);
 }
 
 double float_from_json(const json& v) {
@@ -45,7 +62,7 @@ double float_from_json(const json& v) {
 
 }  // namespace
 
-Object object_from_wire(const json& j) {
+Object object_from_wire(const json& j, const WireBlocks* blocks) {
   switch (j.type()) {
     case json::value_t::null: return Object();
     case json::value_t::boolean: return Object(Value::boolean(j.get<bool>()));
@@ -55,29 +72,29 @@ Object object_from_wire(const json& j) {
     case json::value_t::string: return Object(Value::str(j.get<std::string>()));
     case json::value_t::array: {
       std::vector<Object> items;
-      for (const json& x : j) items.push_back(object_from_wire(x));
+      for (const json& x : j) items.push_back(object_from_wire(x, blocks));
       return Object::tuple(std::move(items));
     }
     case json::value_t::object: {
       const auto tag = j.find("$t");
       if (tag == j.end()) {
         std::vector<std::pair<std::string, Object>> items;
-        for (auto it = j.begin(); it != j.end(); ++it) items.emplace_back(it.key(), object_from_wire(it.value()));
+        for (auto it = j.begin(); it != j.end(); ++it) items.emplace_back(it.key(), object_from_wire(it.value(), blocks));
         return Object::dict(std::move(items));
       }
       const std::string t = tag->is_string() ? tag->get<std::string>() : "";
-      if (t == "tensor") return Object(tensor_from_json(j));
+      if (t == "tensor") return Object(tensor_from_json(j, blocks));
       if (t == "float") return Object(Value::floating(float_from_json(j.value("v", json()))));
       if (t == "list" || t == "tuple") {
         std::vector<Object> items;
-        for (const json& x : j.value("items", json::array())) items.push_back(object_from_wire(x));
+        for (const json& x : j.value("items", json::array())) items.push_back(object_from_wire(x, blocks));
         return t == "list" ? Object::list(std::move(items)) : Object::tuple(std::move(items));
       }
       if (t == "dict") {
         std::vector<std::pair<std::string, Object>> items;
         for (const json& kv : j.value("items", json::array())) {
           FX_CHECK(kv.is_array() && kv.size() == 2 && kv[0].is_string(), "dict input: items must be [key, value]");
-          items.emplace_back(kv[0].get<std::string>(), object_from_wire(kv[1]));
+          items.emplace_back(kv[0].get<std::string>(), object_from_wire(kv[1], blocks));
         }
         return Object::dict(std::move(items));
       }
@@ -128,6 +145,66 @@ ojson object_to_wire(const Object& o, std::vector<Tensor>& keep) {
     default: break;
   }
   return ojson{{"$t", "value"}, {"repr", v.repr()}};
+}
+
+WireBlocks own_wire_blocks(const double* ptrs, size_t n) {
+  WireBlocks blocks;
+  for (size_t i = 0; i < n; ++i) {
+    void* p = reinterpret_cast<void*>(static_cast<uintptr_t>(ptrs[i]));
+    std::shared_ptr<void> owner(p, [](void* q) { std::free(q); });  // frees p itself if this throws
+    blocks.emplace(reinterpret_cast<uintptr_t>(p), std::move(owner));
+  }
+  return blocks;
+}
+
+std::vector<Object> tensors_from_descriptor(const double* d, size_t size, size_t n, const WireBlocks& blocks) {
+  std::vector<Object> args;
+  args.reserve(n);
+  size_t at = n;  // after the block pointers
+  auto next = [&]() {
+    FX_CHECK(at < size, "run: tensor descriptor is truncated");
+    return d[at++];
+  };
+  for (size_t i = 0; i < n; ++i) {
+    const double code = next();
+    FX_CHECK(code >= 0 && code < kWireDTypes, "input tensor: unknown dtype code " + std::to_string(code));
+    const auto dtype = static_cast<DType>(static_cast<int>(code));
+    const auto ndim = static_cast<size_t>(next());
+    const auto nbytes = static_cast<size_t>(next());
+    Shape shape(ndim);
+    for (size_t k = 0; k < ndim; ++k) shape[k] = static_cast<int64_t>(next());
+    args.emplace_back(tensor_from_parts(dtype, shape, static_cast<uintptr_t>(d[i]), nbytes, &blocks));
+  }
+  return args;
+}
+
+namespace {
+void describe_tensor(const Tensor& t, std::vector<double>& out) {
+  out.push_back(static_cast<double>(static_cast<int>(t.dtype())));
+  out.push_back(static_cast<double>(t.shape().size()));
+  out.push_back(t.numel() ? static_cast<double>(reinterpret_cast<uintptr_t>(t.raw_data())) : 0);
+  out.push_back(static_cast<double>(t.nbytes()));
+  for (int64_t s : t.shape()) out.push_back(static_cast<double>(s));
+}
+}  // namespace
+
+bool tensors_to_descriptor(const Object& o, std::vector<Tensor>& keep, std::vector<double>& out) {
+  out.clear();
+  if (o.kind() == Object::Kind::Tensor) {
+    keep.push_back(o.tensor().contiguous());
+    out = {0, 1};
+    describe_tensor(keep.back(), out);
+    return true;
+  }
+  if (o.kind() != Object::Kind::Tuple && o.kind() != Object::Kind::List) return false;
+  for (const Object& x : o.items())
+    if (x.kind() != Object::Kind::Tensor) return false;
+  out = {1, static_cast<double>(o.items().size())};
+  for (const Object& x : o.items()) {
+    keep.push_back(x.tensor().contiguous());
+    describe_tensor(keep.back(), out);
+  }
+  return true;
 }
 
 }  // namespace fx

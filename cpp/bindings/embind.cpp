@@ -31,6 +31,7 @@ struct Entry {
   std::unique_ptr<Model> model;
   std::vector<Tensor> pending_tensors;  // outputs described to JS, until fx_release
   std::vector<uint8_t> pending_bytes;   // saved file, until fx_release
+  std::vector<double> pending_desc;     // compact reply of fx_run_tensors
 };
 
 std::map<int, Entry>& registry() {
@@ -175,13 +176,44 @@ std::string fx_info(int handle) {
   return guarded_raw("info", [&] { return entry(handle).model->info_json(); });
 }
 
-std::string fx_run(int handle, std::string inputs_json, bool with_profile) {
+// Run-call scratch (doubles) JS writes descriptors into: the blocks it hands over, the fast form's inputs.
+std::vector<double>& scratch() {
+  static std::vector<double> s;
+  return s;
+}
+
+// At least `n` doubles of scratch; its address (0 when out of memory). It moves when it grows.
+uintptr_t fx_scratch(size_t n) {
+  try {
+    if (scratch().size() < n) scratch().resize(n);
+    return reinterpret_cast<uintptr_t>(scratch().data());
+  } catch (...) {
+    return 0;
+  }
+}
+
+// A 64-byte aligned block for one input tensor's bytes (0 when out of memory); a run takes it over.
+uintptr_t fx_alloc_input(size_t size) { return reinterpret_cast<uintptr_t>(alloc_file_block(size)); }
+
+// The dtype codes of the fast form (api/wire.h), in order.
+std::string fx_wire_dtypes() {
   return guarded([&] {
+    ojson names = ojson::array();
+    for (int i = 0; i < kWireDTypes; ++i) names.push_back(dtype_name(static_cast<DType>(i)));
+    return ojson{{"dtypes", std::move(names)}};
+  });
+}
+
+// Runs on inputs in the JSON form. The first `nblocks` scratch doubles address heap blocks (from
+// fx_alloc_input) the inputs' tensors live in: the run takes them over, success or not.
+std::string fx_run(int handle, std::string inputs_json, size_t nblocks, bool with_profile) {
+  return guarded([&] {
+    const WireBlocks blocks = own_wire_blocks(scratch().data(), nblocks);
     Entry& e = entry(handle);
     const nlohmann::json inputs = nlohmann::json::parse(inputs_json);
     FX_CHECK(inputs.is_array(), "run: inputs must be an array");
     std::vector<Object> args;
-    for (const auto& x : inputs) args.push_back(object_from_wire(x));
+    for (const auto& x : inputs) args.push_back(object_from_wire(x, &blocks));
     Profile profile;
     const Object out = e.model->run(args, with_profile ? &profile : nullptr);
     e.pending_tensors.clear();
@@ -189,6 +221,34 @@ std::string fx_run(int handle, std::string inputs_json, bool with_profile) {
     if (with_profile) reply["profile"] = ojson::parse(profile_json(profile));
     return reply;
   });
+}
+
+// The fast form: `n` inputs, all tensors, described in the scratch's first `size` doubles (api/wire.h);
+// their blocks are taken over, success or not. A tensor or flat tuple/list of tensors answers "#<address>"
+// of the compact reply (kept with the outputs until fx_release_outputs); anything else fx_run's JSON.
+std::string fx_run_tensors(int handle, size_t n, size_t size) {
+  std::string compact;
+  std::string reply = guarded([&] {
+    const WireBlocks blocks = own_wire_blocks(scratch().data(), n);
+    Entry& e = entry(handle);
+    std::vector<Object> args = tensors_from_descriptor(scratch().data(), size, n, blocks);
+    const Object out = e.model->run(args, nullptr);
+    e.pending_tensors.clear();
+    if (tensors_to_descriptor(out, e.pending_tensors, e.pending_desc)) {
+      compact = "#" + std::to_string(reinterpret_cast<uintptr_t>(e.pending_desc.data()));
+      return ojson::object();
+    }
+    return ojson{{"outputs", object_to_wire(out, e.pending_tensors)}};
+  });
+  return compact.empty() ? reply : compact;
+}
+
+// As fx_release, without a reply: after a run's outputs are copied out.
+void fx_release_outputs(int handle) {
+  const auto it = registry().find(handle);
+  if (it == registry().end()) return;
+  it->second.pending_tensors.clear();
+  it->second.pending_tensors.shrink_to_fit();
 }
 
 std::string fx_reference(int handle) {
@@ -281,6 +341,11 @@ EMSCRIPTEN_BINDINGS(fxwasm) {
   emscripten::function("fx_graph", &fx::fx_graph);
   emscripten::function("fx_info", &fx::fx_info);
   emscripten::function("fx_run", &fx::fx_run);
+  emscripten::function("fx_run_tensors", &fx::fx_run_tensors);
+  emscripten::function("fx_release_outputs", &fx::fx_release_outputs);
+  emscripten::function("fx_scratch", &fx::fx_scratch);
+  emscripten::function("fx_alloc_input", &fx::fx_alloc_input);
+  emscripten::function("fx_wire_dtypes", &fx::fx_wire_dtypes);
   emscripten::function("fx_reference", &fx::fx_reference);
   emscripten::function("fx_check", &fx::fx_check);
   emscripten::function("fx_save", &fx::fx_save);

@@ -243,7 +243,7 @@ Object native_dropout_op(const OpCall& call) {  // aten.native_dropout(input, p,
   return Object::tuple({Object(x.clone()), Object(mask)});
 }
 
-OpDef fdef(const std::string& n, OpFn fn, std::vector<std::string> more = {}, std::vector<std::string> methods = {}) {
+OpDef fdef(const std::string& n, OpFn fn, Names more = {}, Names methods = {}) noexcept {
   OpDef d{"torch.nn.functional." + n, std::move(more), std::move(methods), fn};
   return d;
 }

@@ -215,8 +215,8 @@ Object pow_op(const OpCall& call) {
 }
 
 // torch.X, torch.Tensor.X, method X and the aten overloads FX records for op X.
-OpDef arith_def(const std::string& n, OpFn fn, std::vector<std::string> functions,
-                std::vector<std::string> methods) {
+OpDef arith_def(const std::string& n, OpFn fn, Names functions,
+                Names methods) noexcept {
   OpDef d{"torch." + n, std::move(functions), std::move(methods), fn};
   d.functions.push_back("torch.Tensor." + n);
   d.methods.push_back(n);

@@ -137,7 +137,7 @@ Object lerp_op(const OpCall& call) {
   return to_dtype(out, x.dtype());
 }
 
-OpDef bdef(const std::string& n, OpFn fn, std::vector<std::string> more = {}, std::vector<std::string> methods = {}) {
+OpDef bdef(const std::string& n, OpFn fn, Names more = {}, Names methods = {}) noexcept {
   OpDef d{"torch." + n, {"torch.Tensor." + n, "aten." + n + ".default", "aten." + n + ".Tensor",
                          "aten." + n + ".Scalar"}, {n}, fn};
   for (auto& f : more) d.functions.push_back(std::move(f));

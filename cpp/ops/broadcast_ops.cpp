@@ -239,7 +239,7 @@ Object slice_scatter_op(const OpCall& call) {
   return out;
 }
 
-OpDef def(const std::string& n, OpFn fn, bool method = true) {
+OpDef def(const std::string& n, OpFn fn, bool method = true) noexcept {
   OpDef d{"torch." + n, {"aten." + n + ".default"}, {}, fn};
   if (method) d.functions.push_back("torch.Tensor." + n), d.methods.push_back(n);
   return d;

@@ -30,7 +30,7 @@ Object compare_op(const OpCall& call) {
 }
 
 // long_name: torch's spelled-out alias (torch.less); empty for eq, whose torch.equal means something else.
-OpDef compare_def(const std::string& n, const std::string& long_name, OpFn fn) {
+OpDef compare_def(const std::string& n, const std::string& long_name, OpFn fn) noexcept {
   OpDef d{"torch." + n,
           {"operator." + n, "torch.Tensor." + n, "aten." + n + ".Tensor", "aten." + n + ".Scalar"},
           {n, "__" + n + "__"},

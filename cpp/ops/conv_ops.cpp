@@ -57,7 +57,7 @@ Object convolution_op(const OpCall& call) {
   return conv_forward(a.tensor(0), w, opt_tensor(a, 2), p);
 }
 
-OpDef conv_def(const std::string& n, OpFn fn, std::vector<std::string> aten) {
+OpDef conv_def(const std::string& n, OpFn fn, Names aten) noexcept {
   OpDef d{"torch.nn.functional." + n, {"torch." + n}, {}, fn};
   for (auto& s : aten) d.functions.push_back(std::move(s));
   return d;

@@ -161,7 +161,7 @@ Object zero_inplace_op(const OpCall& call) {
   return a.tensor(0);
 }
 
-OpDef method_def(const std::string& n, OpFn fn, std::vector<std::string> functions = {}) {
+OpDef method_def(const std::string& n, OpFn fn, Names functions = {}) noexcept {
   OpDef d{"torch.Tensor." + n, std::move(functions), {n}, fn};
   return d;
 }

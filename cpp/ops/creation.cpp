@@ -240,7 +240,7 @@ Object scalar_tensor_op(const OpCall& call) {
   return scalar_tensor(number_of(a[0], "scalar_tensor(): s"), a.dtype(1).value_or(kDefaultFloat));
 }
 
-OpDef creation_def(const std::string& n, OpFn fn, std::vector<std::string> aten) {
+OpDef creation_def(const std::string& n, OpFn fn, Names aten) noexcept {
   return OpDef{"torch." + n, std::move(aten), {}, fn};
 }
 

@@ -158,7 +158,7 @@ Object one_hot_infer(const OpCall& call) {
   return Tensor::empty(shape, DType::Int64);
 }
 
-OpDef one_hot_def() {
+OpDef one_hot_def() noexcept {
   OpDef d{"torch.nn.functional.one_hot", {"torch._C._nn.one_hot", "aten.one_hot.default"}, {}, one_hot_op};
   d.infer = one_hot_infer;
   return d;

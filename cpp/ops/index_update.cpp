@@ -97,14 +97,14 @@ Object index_update_op(const OpCall& call) {
 }
 
 template <int kKind>
-OpDef def_out() {
+OpDef def_out() noexcept {
   const std::string n = kNames[kKind];
   OpDef d{"torch." + n, {"torch.Tensor." + n, "aten." + n + ".default"}, {n}, index_update_op<kKind, false>};
   if (kKind == Fill) d.functions = {"torch.Tensor." + n, "aten." + n + ".int_Scalar", "aten." + n + ".int_Tensor"};
   return d;
 }
 template <int kKind>
-OpDef def_in() {
+OpDef def_in() noexcept {
   const std::string n = std::string(kNames[kKind]) + "_";
   OpDef d{"torch.Tensor." + n, {"aten." + n + ".default"}, {n}, index_update_op<kKind, true>};
   if (kKind == Fill) d.functions = {"aten." + n + ".int_Scalar", "aten." + n + ".int_Tensor"};

@@ -217,7 +217,7 @@ Object upsample_aten_op(const OpCall& call) {
 }
 
 template <Mode kMode, bool kVec>
-OpDef up_def(const std::vector<std::string>& names) {
+OpDef up_def(const std::vector<std::string>& names) noexcept {
   OpDef d{"aten." + names[0] + (kVec ? ".vec" : ".default"), {}, {}, upsample_aten_op<kMode, kVec>};
   for (size_t i = 1; i < names.size(); ++i) d.functions.push_back("aten." + names[i] + (kVec ? ".vec" : ".default"));
   return d;

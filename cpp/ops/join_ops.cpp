@@ -227,7 +227,7 @@ Object tri_op(const OpCall& call) {
   return out;
 }
 
-OpDef def(const std::string& n, OpFn fn, std::vector<std::string> functions, bool method = true) {
+OpDef def(const std::string& n, OpFn fn, Names functions, bool method = true) noexcept {
   OpDef d{"torch." + n, std::move(functions), {}, fn};
   if (method) {
     d.functions.push_back("torch.Tensor." + n);

@@ -371,8 +371,8 @@ Object aten_hinge_embedding_op(const OpCall& call) {
 }
 
 const std::string F = "torch.nn.functional.";
-OpDef loss(const std::string& n, OpFn f) { return OpDef{F + n, {}, {}, f}; }
-OpDef aten(const std::string& n, OpFn f) { return OpDef{"aten." + n + ".default", {"torch." + n}, {}, f}; }
+OpDef loss(const std::string& n, OpFn f) noexcept { return OpDef{F + n, {}, {}, f}; }
+OpDef aten(const std::string& n, OpFn f) noexcept { return OpDef{"aten." + n + ".default", {"torch." + n}, {}, f}; }
 
 const OpRegistrar reg_mse{loss("mse_loss", diff_op<Diff::Mse>)};
 const OpRegistrar reg_l1{loss("l1_loss", diff_op<Diff::L1>)};

@@ -128,7 +128,7 @@ Object mv_op(const OpCall& call) {
   return matmul_tensor(x, v);
 }
 
-OpDef def(const std::string& n, OpFn fn, std::vector<std::string> extra = {}, std::vector<std::string> methods = {}) {
+OpDef def(const std::string& n, OpFn fn, Names extra = {}, Names methods = {}) noexcept {
   OpDef d{"torch." + n, {"torch.Tensor." + n, "aten." + n + ".default"}, {n}, fn};
   for (auto& f : extra) d.functions.push_back(std::move(f));
   for (auto& m : methods) d.methods.push_back(std::move(m));

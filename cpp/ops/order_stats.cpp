@@ -272,7 +272,7 @@ Object quantile_op(const OpCall& call) {
   return out;
 }
 
-OpDef def(const std::string& n, OpFn fn, std::vector<std::string> overloads) {
+OpDef def(const std::string& n, OpFn fn, Names overloads) noexcept {
   OpDef d{"torch." + n, {"torch.Tensor." + n}, {n}, fn};
   for (const auto& o : overloads) d.functions.push_back("aten." + n + "." + o);
   return d;

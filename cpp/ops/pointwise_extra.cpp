@@ -103,7 +103,7 @@ Object nan_to_num_op(const OpCall& call) {
   return out;
 }
 
-OpDef def(const std::string& n, OpFn fn) {
+OpDef def(const std::string& n, OpFn fn) noexcept {
   return OpDef{"torch." + n, {"torch.Tensor." + n, "aten." + n + ".default"}, {n}, fn};
 }
 

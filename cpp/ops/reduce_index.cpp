@@ -106,7 +106,7 @@ Object cum_op(const OpCall& call) {
   return to_dtype(y, out);
 }
 
-OpDef def(const std::string& n, OpFn fn, std::vector<std::string> extra = {}) {
+OpDef def(const std::string& n, OpFn fn, Names extra = {}) noexcept {
   OpDef d{"torch." + n, {"torch.Tensor." + n, "aten." + n + ".default"}, {n}, fn};
   for (auto& f : extra) d.functions.push_back(std::move(f));
   return d;

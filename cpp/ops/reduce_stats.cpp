@@ -231,7 +231,7 @@ Object any_op(const OpCall& call) {
   return x.dtype() == DType::UInt8 ? to_dtype(y, DType::UInt8) : y;  // torch keeps uint8 for any/all
 }
 
-OpDef def(const std::string& n, OpFn fn, std::vector<std::string> extra = {}) {
+OpDef def(const std::string& n, OpFn fn, Names extra = {}) noexcept {
   OpDef d{"torch." + n, {"torch.Tensor." + n, "aten." + n + ".default"}, {n}, fn};
   for (auto& f : extra) d.functions.push_back(std::move(f));
   return d;

@@ -4,6 +4,15 @@
 
 namespace fx {
 
+Names::Names(std::initializer_list<const char*> names) noexcept
+    : std::vector<std::string>(names.begin(), names.end()) {}
+Names::Names(std::initializer_list<std::string> names) : std::vector<std::string>(names) {}
+
+Names::~Names() = default;
+OpDef::~OpDef() = default;
+
+OpRegistrar::OpRegistrar(OpDef def) noexcept { OpRegistry::global().add(std::move(def)); }
+
 OpRegistry& OpRegistry::global() {
   // Function-local: constructed on first use, so registrars in any translation unit may run first.
   static OpRegistry registry;

@@ -5,6 +5,7 @@
 // files end with their registration; the fxcore OBJECT library keeps those statics in every link.
 #pragma once
 #include <deque>
+#include <initializer_list>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -30,13 +31,38 @@ using OpFn = Object (*)(const OpCall&);
 // whose run must read data its result's shape does not depend on. An op whose result (its shape, or
 // its value for a Python number) depends on tensor values is `data_dependent`: unknown under inference,
 // as on torch's meta device (tests/cpp/ops/op_infer_test.cpp lists them).
+//
+// Size: ~500 registrations run at startup, so every name a registration spells costs code in its static
+// initializer. A list of names written as literals ({"a", "b"}) builds Names from an array of pointers
+// with one out-of-line call (no std::string code inline per name), and OpDef's destructor is out of line.
+// Registration helpers and OpRegistrar are noexcept: a registration that throws (a name taken twice)
+// ends the program either way, as an exception out of a static initializer does, and without unwinding
+// paths each registration is a handful of calls.
+struct Names : std::vector<std::string> {
+  Names() = default;
+  Names(std::initializer_list<const char*> names) noexcept;  // literals: the common case
+  Names(std::initializer_list<std::string> names);           // names built at registration ("torch." + n)
+  Names(std::vector<std::string> names) : std::vector<std::string>(std::move(names)) {}
+  Names(const Names&) = default;
+  Names(Names&&) = default;
+  Names& operator=(const Names&) = default;
+  Names& operator=(Names&&) = default;
+  ~Names();
+};
+
 struct OpDef {
-  std::string name;                    // canonical call_function target, e.g. "torch.add"
-  std::vector<std::string> functions;  // further call_function targets
-  std::vector<std::string> methods;    // call_method names
+  std::string name;      // canonical call_function target, e.g. "torch.add"
+  Names functions;       // further call_function targets
+  Names methods;         // call_method names
   OpFn run = nullptr;
-  OpFn infer = nullptr;                // meta-mode replacement for `run` (see above); usually none
-  bool data_dependent = false;         // see above
+  OpFn infer = nullptr;  // meta-mode replacement for `run` (see above); usually none
+  bool data_dependent = false;  // see above
+
+  OpDef(const OpDef&) = default;
+  OpDef(OpDef&&) = default;
+  OpDef& operator=(const OpDef&) = default;
+  OpDef& operator=(OpDef&&) = default;
+  ~OpDef();
 };
 
 class OpRegistry {
@@ -64,7 +90,7 @@ class OpRegistry {
 
 // `static const OpRegistrar reg{OpDef{...}};` at the end of an op file.
 struct OpRegistrar {
-  explicit OpRegistrar(OpDef def) { OpRegistry::global().add(std::move(def)); }
+  explicit OpRegistrar(OpDef def) noexcept;
 };
 
 }  // namespace fx

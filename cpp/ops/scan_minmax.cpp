@@ -90,7 +90,7 @@ Object logcumsumexp_op(const OpCall& call) {
   return restore_dtype(y, x0.dtype());
 }
 
-OpDef def(const std::string& n, OpFn fn) {
+OpDef def(const std::string& n, OpFn fn) noexcept {
   return OpDef{"torch." + n, {"torch.Tensor." + n, "aten." + n + ".default"}, {n}, fn};
 }
 

@@ -201,7 +201,7 @@ Object as_list(const OpCall& call) {
   return Object::list(F(call).items());
 }
 
-OpDef def(const std::string& n, OpFn fn, std::vector<std::string> functions, std::vector<std::string> methods = {}) {
+OpDef def(const std::string& n, OpFn fn, Names functions, Names methods = {}) noexcept {
   OpDef d{"torch." + n, std::move(functions), std::move(methods), fn};
   d.functions.push_back("torch.Tensor." + n);
   d.methods.push_back(n);

@@ -97,8 +97,8 @@ FX_FLOAT_UNARY(sigmoid, T(1) / (T(1) + std::exp(-v)))
 #undef FX_FLOAT_UNARY
 
 // Aliases FX can record for a unary op `n`: torch.n, torch.Tensor.n, aten.n.default and method n.
-OpDef unary_def(const std::string& n, OpFn fn, std::vector<std::string> extra_functions = {},
-                std::vector<std::string> extra_methods = {}) {
+OpDef unary_def(const std::string& n, OpFn fn, Names extra_functions = {},
+                Names extra_methods = {}) noexcept {
   OpDef d{"torch." + n, {"torch.Tensor." + n, "aten." + n + ".default"}, {n}, fn};
   for (auto& f : extra_functions) d.functions.push_back(std::move(f));
   for (auto& m : extra_methods) d.methods.push_back(std::move(m));

@@ -136,7 +136,7 @@ Object round_op(const OpCall& call) {
   });
 }
 
-OpDef udef(const std::string& n, OpFn fn, std::vector<std::string> more = {}, std::vector<std::string> methods = {}) {
+OpDef udef(const std::string& n, OpFn fn, Names more = {}, Names methods = {}) noexcept {
   OpDef d{"torch." + n, {"torch.Tensor." + n, "aten." + n + ".default"}, {n}, fn};
   for (auto& f : more) d.functions.push_back(std::move(f));
   for (auto& m : methods) d.methods.push_back(std::move(m));

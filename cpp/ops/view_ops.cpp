@@ -306,8 +306,8 @@ Object contiguous_op(const OpCall& call) {
   return a.tensor(0).contiguous();
 }
 
-OpDef def(const std::string& n, OpFn fn, std::vector<std::string> functions, std::vector<std::string> methods = {},
-          bool method = true) {
+OpDef def(const std::string& n, OpFn fn, Names functions, Names methods = {},
+          bool method = true) noexcept {
   OpDef d{"torch." + n, std::move(functions), std::move(methods), fn};
   d.functions.push_back("torch.Tensor." + n);
   if (method) d.methods.push_back(n);

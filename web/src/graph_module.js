@@ -1,8 +1,8 @@
 // GraphModule: a model loaded into the WebAssembly core. Every method asks the core (the JS side never
 // parses the file); a failed call throws FxError and leaves both this module and the runtime usable.
-import { FxError } from './errors.js';
+import { FxError, unwrapReply } from './errors.js';
 import { Graph } from './graph.js';
-import { encodeValue, decodeValue } from './marshal.js';
+import { encodeValue, decodeValue, encodeTensors, decodeTensors } from './marshal.js';
 import { encodeValue as encodeGraphValue } from './graph.js';
 import { Tensor } from './tensor.js';
 import { getRuntime } from './runtime.js';
@@ -197,13 +197,35 @@ export class GraphModule {
   runSync(inputs, options = {}) {
     const handle = this.#live();
     const ordered = this.#orderInputs(inputs);
+    const rt = this.#rt;
     const blocks = [];
+    let handedOver = false;  // from the run call on, the core owns (and frees) the input blocks
     let reply;
     try {
-      const encoded = ordered.map((x, i) => encodeValue(this.#rt, x, blocks, `#${i}`));
-      reply = this.#rt.call('fx_run', handle, stringify(encoded), !!options.profile);
+      if (!options.profile && ordered.every((x) => x instanceof Tensor)) {
+        const size = encodeTensors(rt, ordered, blocks);
+        if (size >= 0) {
+          handedOver = true;
+          const text = rt.callRaw('fx_run_tensors', handle, ordered.length, size);
+          if (text.startsWith('#')) {
+            try {
+              return decodeTensors(rt, Number(text.slice(1)), rt.wireDtypeNames);
+            } finally {
+              rt.module.fx_release_outputs(handle);
+            }
+          }
+          reply = unwrapReply(text);
+        }
+      }
+      if (!handedOver) {
+        const encoded = ordered.map((x, i) => encodeValue(rt, x, blocks, `#${i}`));
+        const d = rt.scratch(blocks.length);
+        blocks.forEach((ptr, i) => { d[i] = ptr; });
+        handedOver = true;
+        reply = rt.call('fx_run', handle, stringify(encoded), blocks.length, !!options.profile);
+      }
     } finally {
-      for (const ptr of blocks) this.#rt.free(ptr);
+      if (!handedOver) for (const ptr of blocks) rt.free(ptr);
     }
     try {
       const outputs = decodeValue(this.#rt, reply.outputs);

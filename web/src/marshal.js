@@ -1,6 +1,8 @@
-// Moves run inputs and outputs across the wasm boundary. Structure travels as JSON (cpp/api/object_json.h);
-// tensor bytes travel through the heap: inputs are malloc'ed and copied in (freed after the call), outputs
-// are described by (dtype, shape, ptr, nbytes) and copied out before the core releases them.
+// Moves run inputs and outputs across the wasm boundary. Structure travels as JSON (cpp/api/wire.h), or for
+// the common case (inputs all tensors; output a tensor or flat tuple/list of them) as doubles in the heap;
+// tensor bytes travel through the heap: inputs are copied into aligned blocks (fx_run takes them over and
+// views them; other calls copy and the caller frees them), outputs are described by (dtype, shape, ptr,
+// nbytes) and copied out before the core releases them.
 import { FxError } from './errors.js';
 import { Tensor, DTYPE_ARRAYS } from './tensor.js';
 
@@ -8,7 +10,7 @@ import { Tensor, DTYPE_ARRAYS } from './tensor.js';
 export function encodeValue(rt, value, blocks, where) {
   if (value instanceof Tensor) {
     const bytes = value.bytes();
-    const ptr = rt.copyIn(bytes);
+    const ptr = rt.copyInput(bytes);
     blocks.push(ptr);
     return { $t: 'tensor', dtype: value.dtype, shape: value.shape, ptr, nbytes: bytes.byteLength };
   }
@@ -50,4 +52,55 @@ export function decodeValue(rt, json) {
     default:
       throw new FxError(`unexpected output encoding ${JSON.stringify(json).slice(0, 80)}`);
   }
+}
+
+/**
+ * Writes the fast form of `tensors` (all Tensors) into the run scratch: the block pointers, then per input
+ * [dtype code, ndim, nbytes, dims...]. Returns its size in doubles, or -1 (nothing copied) when a dtype has
+ * no code. Every block is pushed on `blocks`.
+ */
+export function encodeTensors(rt, tensors, blocks) {
+  const codes = rt.wireDtypes;
+  let size = tensors.length;
+  for (const t of tensors) {
+    if (!codes.has(t.dtype)) return -1;
+    size += 3 + t.shape.length;
+  }
+  const ptrs = tensors.map((t) => {
+    const ptr = rt.copyInput(t.bytes());
+    blocks.push(ptr);
+    return ptr;
+  });
+  const d = rt.scratch(size);  // after the copies: a growing heap would move it
+  let at = tensors.length;
+  tensors.forEach((t, i) => {
+    d[i] = ptrs[i];
+    d[at++] = codes.get(t.dtype);
+    d[at++] = t.shape.length;
+    d[at++] = t.bytes().byteLength;
+    for (const s of t.shape) d[at++] = s;
+  });
+  return size;
+}
+
+/** Rebuilds the outputs from a compact reply at `address` (cpp/api/wire.h), copying tensor bytes out. */
+export function decodeTensors(rt, address, dtypeNames) {
+  const heap = rt.heap;
+  const d = new Float64Array(heap.buffer, address, (heap.byteLength - address) >> 3);
+  const count = d[1];
+  let at = 2;
+  const out = [];
+  for (let i = 0; i < count; i++) {
+    const dtype = dtypeNames[d[at]];
+    const ndim = d[at + 1];
+    const ptr = d[at + 2];
+    const nbytes = d[at + 3];
+    const shape = Array.from(d.subarray(at + 4, at + 4 + ndim));
+    at += 4 + ndim;
+    const Ctor = DTYPE_ARRAYS[dtype];
+    if (!Ctor) throw new FxError(`output has dtype '${dtype}', which JavaScript cannot hold`);
+    const bytes = nbytes ? rt.copyOut(ptr, nbytes) : new Uint8Array(0);
+    out.push(new Tensor(new Ctor(bytes.buffer, 0, nbytes / Ctor.BYTES_PER_ELEMENT), shape, dtype));
+  }
+  return d[0] === 0 ? out[0] : out;
 }

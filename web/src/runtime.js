@@ -27,10 +27,14 @@ class Runtime {
 
   /** Calls a bound function returning a JSON reply; a failure reply throws FxError. */
   call(name, ...args) {
+    return unwrapReply(this.callRaw(name, ...args));
+  }
+
+  /** As call(), but answers the reply's text unread. */
+  callRaw(name, ...args) {
     if (this.broken) throw new FxError(`the WebAssembly runtime stopped earlier (${this.broken}); load the model again`);
-    let text;
     try {
-      text = this.module[name](...args);
+      return this.module[name](...args);
     } catch (e) {
       // Only a trap or an abort gets here: record it and start afresh on the next load().
       this.broken = e && e.message ? e.message.split('\n')[0] : String(e);
@@ -38,7 +42,6 @@ class Runtime {
       if (this === singleAsideRuntime) singleAside = null;
       throw new FxError(`internal error in the WebAssembly runtime during ${name}: ${this.broken}`, { cause: e });
     }
-    return unwrapReply(text);
   }
 
   /** Sets the kernels' thread count, at most the threads this instance started with. */
@@ -48,21 +51,39 @@ class Runtime {
     return this.threads;
   }
 
-  malloc(nbytes) {
-    const ptr = this.module._malloc(Math.max(1, nbytes));
-    if (!ptr) throw new FxError(`out of memory: cannot allocate ${nbytes} bytes in the WebAssembly heap`);
-    return ptr;
-  }
-
   free(ptr) {
     if (ptr) this.module._free(ptr);
   }
 
-  /** Copies bytes into a fresh heap block; the caller frees it. */
-  copyIn(bytes) {
-    const ptr = this.malloc(bytes.byteLength);
+  /**
+   * Copies input bytes into a fresh 64-byte aligned heap block: fx_run takes it over and views it in place;
+   * for other calls (which copy it) the caller frees it.
+   */
+  copyInput(bytes) {
+    const ptr = this.module.fx_alloc_input(bytes.byteLength);
+    if (!ptr) throw new FxError(`out of memory: cannot allocate ${bytes.byteLength} bytes in the WebAssembly heap`);
     this.heap.set(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), ptr);
     return ptr;
+  }
+
+  /** The core's run scratch as `n` doubles (moves when it grows; valid until the next heap growth). */
+  scratch(n) {
+    if (!this.scratchPtr || this.scratchSize < n) {
+      const ptr = this.module.fx_scratch(Math.max(n, 64));
+      if (!ptr) throw new FxError('out of memory: cannot allocate the run descriptor in the WebAssembly heap');
+      this.scratchPtr = ptr;
+      this.scratchSize = Math.max(n, 64);
+    }
+    return new Float64Array(this.heap.buffer, this.scratchPtr, n);
+  }
+
+  /** dtype name → code of the core's fast run form (api/wire.h). */
+  get wireDtypes() {
+    if (!this.wireDtypeCodes) {
+      this.wireDtypeNames = this.call('fx_wire_dtypes').dtypes;
+      this.wireDtypeCodes = new Map(this.wireDtypeNames.map((name, i) => [name, i]));
+    }
+    return this.wireDtypeCodes;
   }
 
   /** A copy of heap bytes (safe after the block is freed or the heap grows). */
