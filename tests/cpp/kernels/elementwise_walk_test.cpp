@@ -24,9 +24,9 @@ TEST(ElementwiseWalk, LongStridedAndBroadcastRows) {
     for (int64_t i = 0; i < 2 * n; ++i) x[i] = 0.5 * static_cast<double>(i);
     std::vector<uint8_t> z(static_cast<size_t>(n));
     const int64_t xs[] = {-2};
-    unary_strided(1, shape, x.data() + 2 * n - 2, xs, z.data(), [](double v) { return static_cast<uint8_t>(v) & 1; });
+    unary_strided(1, shape, x.data() + 2 * n - 2, xs, z.data(), [](double v) { return static_cast<uint8_t>(static_cast<int64_t>(v) & 1); });
     for (int64_t i = 0; i < n; ++i)
-      ASSERT_EQ(z[i], static_cast<uint8_t>(x[2 * n - 2 - 2 * i]) & 1) << n << " " << i;
+      ASSERT_EQ(z[i], static_cast<int64_t>(x[2 * n - 2 - 2 * i]) & 1) << n << " " << i;
   }
 }
 
