@@ -6,7 +6,7 @@ source "$(dirname "$0")/env.sh"
 cd "$FXWASM_ROOT"
 out=build/kernels-wasm
 mkdir -p "$out"
-sources=(bench/gemm_f32_bench.cpp cpp/kernels/gemm_f32*.cpp)
+sources=(bench/gemm_f32_bench.cpp cpp/kernels/gemm_f32*.cpp cpp/kernels/parallel.cpp)
 em++ -std=c++17 -O3 -msimd128 -fwasm-exceptions -Icpp -sALLOW_MEMORY_GROWTH=1 -sSINGLE_FILE=1 \
   -sENVIRONMENT=node "${sources[@]}" -o "$out/gemm_f32_bench.js"
 # The package is "type": "module" and this output is CommonJS.
