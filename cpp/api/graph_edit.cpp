@@ -13,7 +13,7 @@
 namespace fx {
 namespace {
 
-using json = nlohmann::json;
+using json = nlohmann::ordered_json;  // (the one JSON type: see api/wire.cpp)
 using ojson = nlohmann::ordered_json;
 
 const json& field(const json& cmd, const char* key) {

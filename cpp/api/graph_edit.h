@@ -27,7 +27,7 @@
 
 namespace fx {
 
-nlohmann::ordered_json edit_graph(Model& model, const nlohmann::json& command);
+nlohmann::ordered_json edit_graph(Model& model, const nlohmann::ordered_json& command);
 
 // Registers (or replaces) a tensor of the module: kind "parameter", "buffer" or "constant".
 void add_tensor(Model& model, const std::string& name, Tensor tensor, const std::string& kind);

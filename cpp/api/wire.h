@@ -27,7 +27,7 @@ WireBlocks own_wire_blocks(const double* ptrs, size_t n);
 
 // Builds an Object, viewing a tensor's bytes when `blocks` owns its ptr and copying them otherwise
 // (validated against dtype × shape).
-Object object_from_wire(const nlohmann::json& j, const WireBlocks* blocks = nullptr);
+Object object_from_wire(const nlohmann::ordered_json& j, const WireBlocks* blocks = nullptr);
 
 // The fast form for inputs that are all tensors: `d` (`size` doubles) holds the `n` block pointers,
 // then per input [dtype code (the DType enum's order), ndim, nbytes, dims...]; errors as object_from_wire's.

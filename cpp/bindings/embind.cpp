@@ -13,6 +13,7 @@
 #include <new>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "api/graph_edit.h"
@@ -54,12 +55,11 @@ std::string error_reply(const std::string& message, const std::string& node = {}
   return dump(j);
 }
 
-// Runs `body` (which returns the reply's fields as a JSON object) and answers {"ok":true, ...fields}
-// or an error reply; nothing escapes.
-template <typename F>
-std::string guarded(F&& body) {
+// guarded()'s one body: every entry point shares it (a template per caller's lambda cost 1-3 KB of wasm
+// each); guarded() adds only a thin thunk per caller.
+std::string guarded_call(ojson (*body)(void*), void* ctx) {
   try {
-    ojson reply = body();
+    ojson reply = body(ctx);
     ojson out{{"ok", true}};
     for (auto it = reply.begin(); it != reply.end(); ++it) out[it.key()] = std::move(it.value());
     return dump(out);
@@ -72,6 +72,14 @@ std::string guarded(F&& body) {
   } catch (...) {
     return error_reply("internal error: unknown exception");
   }
+}
+
+// Runs `body` (which returns the reply's fields as a JSON object) and answers {"ok":true, ...fields}
+// or an error reply; nothing escapes.
+template <typename F>
+std::string guarded(F&& body) {
+  using Body = std::remove_reference_t<F>;
+  return guarded_call([](void* ctx) -> ojson { return (*static_cast<Body*>(ctx))(); }, &body);
 }
 
 // Splices an already-serialised JSON document into a reply without parsing it again.
@@ -132,13 +140,13 @@ std::string fx_new() {
 
 // One graph edit (api/graph_edit.h lists the commands).
 std::string fx_edit(int handle, std::string command_json) {
-  return guarded([&] { return edit_graph(*entry(handle).model, nlohmann::json::parse(command_json)); });
+  return guarded([&] { return edit_graph(*entry(handle).model, ojson::parse(command_json)); });
 }
 
 // `tensor_json` is a wire tensor ({"$t":"tensor", dtype, shape, ptr, nbytes}); its bytes are copied.
 std::string fx_add_tensor(int handle, std::string name, std::string tensor_json, std::string kind) {
   return guarded([&] {
-    const Object t = object_from_wire(nlohmann::json::parse(tensor_json));
+    const Object t = object_from_wire(ojson::parse(tensor_json));
     add_tensor(*entry(handle).model, name, t.tensor(), kind);
     return ojson::object();
   });
@@ -146,7 +154,7 @@ std::string fx_add_tensor(int handle, std::string name, std::string tensor_json,
 
 std::string fx_shape_prop(int handle, std::string inputs_json) {
   return guarded([&] {
-    const nlohmann::json inputs = nlohmann::json::parse(inputs_json);
+    const ojson inputs = ojson::parse(inputs_json);
     FX_CHECK(inputs.is_array(), "shape_prop: inputs must be an array");
     std::vector<Object> args;
     for (const auto& x : inputs) args.push_back(object_from_wire(x));
@@ -210,7 +218,7 @@ std::string fx_run(int handle, std::string inputs_json, size_t nblocks, bool wit
   return guarded([&] {
     const WireBlocks blocks = own_wire_blocks(scratch().data(), nblocks);
     Entry& e = entry(handle);
-    const nlohmann::json inputs = nlohmann::json::parse(inputs_json);
+    const ojson inputs = ojson::parse(inputs_json);
     FX_CHECK(inputs.is_array(), "run: inputs must be an array");
     std::vector<Object> args;
     for (const auto& x : inputs) args.push_back(object_from_wire(x, &blocks));
@@ -228,7 +236,8 @@ std::string fx_run(int handle, std::string inputs_json, size_t nblocks, bool wit
 // of the compact reply (kept with the outputs until fx_release_outputs); anything else fx_run's JSON.
 std::string fx_run_tensors(int handle, size_t n, size_t size) {
   std::string compact;
-  std::string reply = guarded([&] {
+  // guarded_raw: no JSON document is built on the compact path (all-tensor outputs), only on the other.
+  std::string reply = guarded_raw("outputs", [&]() -> std::string {
     const WireBlocks blocks = own_wire_blocks(scratch().data(), n);
     Entry& e = entry(handle);
     std::vector<Object> args = tensors_from_descriptor(scratch().data(), size, n, blocks);
@@ -236,9 +245,9 @@ std::string fx_run_tensors(int handle, size_t n, size_t size) {
     e.pending_tensors.clear();
     if (tensors_to_descriptor(out, e.pending_tensors, e.pending_desc)) {
       compact = "#" + std::to_string(reinterpret_cast<uintptr_t>(e.pending_desc.data()));
-      return ojson::object();
+      return "null";
     }
-    return ojson{{"outputs", object_to_wire(out, e.pending_tensors)}};
+    return dump(object_to_wire(out, e.pending_tensors));
   });
   return compact.empty() ? reply : compact;
 }

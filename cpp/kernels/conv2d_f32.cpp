@@ -97,19 +97,24 @@ float* scratch(std::vector<float>& v, size_t n) {
 }
 
 // Rows [m0, m1) of out times one packed panel at pixel p0.
+// `res` (or null): the residual [OC, pix] the epilogue adds (up.beta = 1), read from here when it is not
+// `out` itself (each tile copies its part first, on the thread computing it).
 void panel_rows(GemmUkernelFn uk, size_t m0, size_t m1, size_t K, const float* packed_w, const float* panel,
-                float* out, size_t pix, size_t p0, size_t nc, const GemmUkernelParams& up) {
+                float* out, const float* res, size_t pix, size_t p0, size_t nc, const GemmUkernelParams& up) {
   for (size_t i0 = m0; i0 < m1; i0 += MR) {
     const size_t mr = std::min(MR, m1 - i0);
     const float* a = packed_w + i0 * K;
     float* c = out + i0 * pix + p0;
+    const float* r = res ? res + i0 * pix + p0 : c;
     if (nc == NR) {
+      if (r != c)
+        for (size_t i = 0; i < mr; ++i) std::memcpy(c + i * pix, r + i * pix, NR * sizeof(float));
       uk(mr, K, a, K, panel, c, pix, up);
       continue;
     }
     float tile[MR * NR] = {};
     if (up.beta != 0.0f)
-      for (size_t i = 0; i < mr; ++i) std::copy(c + i * pix, c + i * pix + nc, tile + i * NR);
+      for (size_t i = 0; i < mr; ++i) std::copy(r + i * pix, r + i * pix + nc, tile + i * NR);
     uk(mr, K, a, K, panel, tile, NR, up);
     for (size_t i = 0; i < mr; ++i) std::copy(tile + i * NR, tile + i * NR + nc, c + i * pix);
   }
@@ -130,77 +135,10 @@ inline float dw_pixel(const ConvGeom& g, const float* x, const float* w, float b
   return acc;
 }
 
-}  // namespace
-
-size_t f32_conv_packed_w_size(size_t OC, size_t kc) { return OC * (kc + 1); }
-
-void f32_conv_pack_w(size_t OC, size_t kc, const float* w, const float* bias, float* packed, const float* scale) {
-  for (size_t oc = 0; oc < OC; ++oc) {
-    float* dst = packed + oc * (kc + 1);
-    const float* src = w + oc * kc;
-    if (scale) {
-      const float s = scale[oc];
-      for (size_t i = 0; i < kc; ++i) dst[i] = src[i] * s;
-    } else {
-      std::memcpy(dst, src, kc * sizeof(float));
-    }
-    dst[kc] = bias ? bias[oc] : 0.0f;
-  }
-}
-
-void f32_conv2d_nchw(const ConvGeom& g, size_t OC, const float* x, const float* packed_w, float* out,
-                     const ConvEpilogue& e, GemmUkernelFn uk) {
-  if (!uk) uk = default_ukernel();
-  const size_t kc = static_cast<size_t>(g.C * g.KH * g.KW), K = kc + 1;
-  const size_t pix = static_cast<size_t>(g.OH * g.OW);
-  if (OC == 0 || pix == 0) return;
-  if (e.residual && e.residual != out) std::memcpy(out, e.residual, OC * pix * sizeof(float));
-  const bool clamp = !(std::isinf(e.min) && e.min < 0 && std::isinf(e.max) && e.max > 0);
-  const GemmUkernelParams up{nullptr, e.residual ? 1.0f : 0.0f, clamp, e.min, e.max};
-  const size_t panels = (pix + NR - 1) / NR;
-  // Rows of A per block: the block (rows × K floats) should stay in L2 while panels pass over it.
-  const size_t mc = std::max<size_t>(MR, (size_t(256) * 1024 / sizeof(float) / K) / MR * MR);
-  // Panels [j0, j1) (threads split the output pixels; every output is computed the same way whatever
-  // the split). Scratch is the running thread's own.
-  auto run = [&](size_t j0, size_t j1) {
-    thread_local std::vector<float> panel_buf, all_buf;
-    if (OC <= mc) {  // one block of rows: build each panel right before use, it stays in L1
-      float* panel = scratch(panel_buf, K * NR);
-      for (size_t j = j0; j < j1; ++j) {
-        const size_t p0 = j * NR, nc = std::min(NR, pix - p0);
-        pack_panel(g, x, p0, nc, panel);
-        panel_rows(uk, 0, OC, K, packed_w, panel, out, pix, p0, nc, up);
-      }
-      return;
-    }
-    // Many output channels (a large A): pack every panel once, then pass them over each block of rows.
-    float* all = scratch(all_buf, (j1 - j0) * K * NR);
-    for (size_t j = j0; j < j1; ++j) pack_panel(g, x, j * NR, std::min(NR, pix - j * NR), all + (j - j0) * K * NR);
-    for (size_t m0 = 0; m0 < OC; m0 += mc)
-      for (size_t j = j0; j < j1; ++j) {
-        const size_t p0 = j * NR, nc = std::min(NR, pix - p0);
-        panel_rows(uk, m0, std::min(OC, m0 + mc), K, packed_w, all + (j - j0) * K * NR, out, pix, p0, nc, up);
-      }
-  };
-  if (panels >= 2 && worth_parallel(double(OC) * double(K) * double(pix)))
-    parallel_for(panels, run);
-  else
-    run(0, panels);
-}
-
-void f32_dwconv3x3_plane_scalar(const ConvGeom& g, const float* x, const float* w, float bias, float* out,
-                                float min, float max) {
-  for (int64_t oh = 0; oh < g.OH; ++oh)
-    for (int64_t ow = 0; ow < g.OW; ++ow) out[oh * g.OW + ow] = clampf(dw_pixel(g, x, w, bias, oh, ow), min, max);
-}
-
-void f32_dwconv3x3_plane(const ConvGeom& g, const float* x, const float* w, float bias, float* out, float min,
-                         float max) {
 #if defined(__wasm_simd128__)
-  if (g.SH != g.SW || (g.SH != 1 && g.SH != 2) || g.DH != 1 || g.DW != 1 || g.KH != 3 || g.KW != 3) {
-    f32_dwconv3x3_plane_scalar(g, x, w, bias, out, min, max);
-    return;
-  }
+// Stride 2: interior outputs four at a time straight from x, the border ones by the scalar rule. (The
+// padded copy of stride 1 below costs more here: the plane is four times the output.)
+void dwconv3x3_s2(const ConvGeom& g, const float* x, const float* w, float bias, float* out, float min, float max) {
   const int64_t S = g.SH;
   // Interior: every tap inside the image, ih0 = oh·S − PH ∈ [0, H − 3] (and the same for columns).
   auto lo = [S](int64_t P) { return (P + S - 1) / S; };
@@ -245,6 +183,174 @@ void f32_dwconv3x3_plane(const ConvGeom& g, const float* x, const float* w, floa
       wasm_v128_store(o + ow, acc);
     }
     for (; ow < g.OW; ++ow) o[ow] = clampf(dw_pixel(g, x, w, bias, oh, ow), min, max);
+  }
+}
+#endif
+
+}  // namespace
+
+size_t f32_conv_packed_w_size(size_t OC, size_t kc) { return OC * (kc + 1); }
+
+void f32_conv_pack_w(size_t OC, size_t kc, const float* w, const float* bias, float* packed, const float* scale) {
+  for (size_t oc = 0; oc < OC; ++oc) {
+    float* dst = packed + oc * (kc + 1);
+    const float* src = w + oc * kc;
+    if (scale) {
+      const float s = scale[oc];
+      for (size_t i = 0; i < kc; ++i) dst[i] = src[i] * s;
+    } else {
+      std::memcpy(dst, src, kc * sizeof(float));
+    }
+    dst[kc] = bias ? bias[oc] : 0.0f;
+  }
+}
+
+void f32_conv2d_nchw(const ConvGeom& g, size_t OC, const float* x, const float* packed_w, float* out,
+                     const ConvEpilogue& e, GemmUkernelFn uk) {
+  if (!uk) uk = default_ukernel();
+  const size_t kc = static_cast<size_t>(g.C * g.KH * g.KW), K = kc + 1;
+  const size_t pix = static_cast<size_t>(g.OH * g.OW);
+  if (OC == 0 || pix == 0) return;
+  const bool clamp = !(std::isinf(e.min) && e.min < 0 && std::isinf(e.max) && e.max > 0);
+  const GemmUkernelParams up{nullptr, e.residual ? 1.0f : 0.0f, clamp, e.min, e.max};
+  const size_t panels = (pix + NR - 1) / NR;
+  // Rows of A per block: the block (rows × K floats) should stay in L2 while panels pass over it.
+  const size_t mc = std::max<size_t>(MR, (size_t(256) * 1024 / sizeof(float) / K) / MR * MR);
+  // Rows [r0, r1) of out (multiples of MR but the last) times panels [j0, j1). Every output is computed the
+  // same way whatever the split: one micro-kernel call over the whole K for its MR-row tile and panel.
+  // Scratch is the running thread's own.
+  auto run = [&](size_t r0, size_t r1, size_t j0, size_t j1) {
+    thread_local std::vector<float> panel_buf, all_buf;
+    if (r1 - r0 <= mc) {  // one block of rows: build each panel right before use, it stays in L1
+      float* panel = scratch(panel_buf, K * NR);
+      for (size_t j = j0; j < j1; ++j) {
+        const size_t p0 = j * NR, nc = std::min(NR, pix - p0);
+        pack_panel(g, x, p0, nc, panel);
+        panel_rows(uk, r0, r1, K, packed_w, panel, out, e.residual, pix, p0, nc, up);
+      }
+      return;
+    }
+    // Many output channels (a large A): pack every panel once, then pass them over each block of rows.
+    float* all = scratch(all_buf, (j1 - j0) * K * NR);
+    for (size_t j = j0; j < j1; ++j) pack_panel(g, x, j * NR, std::min(NR, pix - j * NR), all + (j - j0) * K * NR);
+    for (size_t m0 = r0; m0 < r1; m0 += mc)
+      for (size_t j = j0; j < j1; ++j) {
+        const size_t p0 = j * NR, nc = std::min(NR, pix - p0);
+        panel_rows(uk, m0, std::min(r1, m0 + mc), K, packed_w, all + (j - j0) * K * NR, out, e.residual, pix, p0,
+                   nc, up);
+      }
+  };
+  const size_t threads = static_cast<size_t>(num_threads()), tiles = (OC + MR - 1) / MR;
+  if (threads <= 1 || !worth_parallel(double(OC) * double(K) * double(pix))) {
+    run(0, OC, 0, panels);
+    return;
+  }
+  // Threads split the output pixels (each packs only its own panels) or, when the panels are few and
+  // would split unevenly (ResNet's 7×7 layers: 7 panels), the MR-row tiles of the output channels (each
+  // packs every panel). Cost of the busiest thread in multiply-adds, a packed float counted as kPack (a
+  // gather with bounds checks, and more panels to keep in cache: on the side of splitting pixels).
+  constexpr double kPack = 16.0;
+  const double per_panel = double(NR) * double(K);
+  const double by_pixels = double((panels + threads - 1) / threads) * per_panel * (double(OC) + kPack);
+  const double by_rows =
+      double((tiles + threads - 1) / threads) * double(MR) * double(panels) * per_panel + double(panels) * per_panel * kPack;
+  if (panels >= 2 && by_pixels <= by_rows)
+    parallel_for(panels, [&](size_t j0, size_t j1) { run(0, OC, j0, j1); });
+  else
+    parallel_for(tiles, [&](size_t t0, size_t t1) { run(t0 * MR, std::min(OC, t1 * MR), 0, panels); });
+}
+
+void f32_dwconv3x3_plane_scalar(const ConvGeom& g, const float* x, const float* w, float bias, float* out,
+                                float min, float max) {
+  for (int64_t oh = 0; oh < g.OH; ++oh)
+    for (int64_t ow = 0; ow < g.OW; ++ow) out[oh * g.OW + ow] = clampf(dw_pixel(g, x, w, bias, oh, ow), min, max);
+}
+
+void f32_dwconv3x3_plane(const ConvGeom& g, const float* x, const float* w, float bias, float* out, float min,
+                         float max) {
+#if defined(__wasm_simd128__)
+  if (g.SH != g.SW || (g.SH != 1 && g.SH != 2) || g.DH != 1 || g.DW != 1 || g.KH != 3 || g.KW != 3) {
+    f32_dwconv3x3_plane_scalar(g, x, w, bias, out, min, max);
+    return;
+  }
+  if (g.OH <= 0 || g.OW <= 0) return;
+  if (g.SH == 2) {
+    dwconv3x3_s2(g, x, w, bias, out, min, max);
+    return;
+  }
+  // Stride 1: the plane copied with its zero padding, padded (r, c) holding x[r − PH, c − PW], so output
+  // (oh, ow) reads rows oh + kh and columns ow + kw with no bounds checks and every output runs four at a
+  // time (a border tap adds 0·w, as torch's padding does). Wp covers the last group's vector loads.
+  const int64_t OWv = (g.OW + 3) / 4 * 4, Hp = g.OH + 2, Wp = OWv + 2;
+  thread_local std::vector<float> pad_buf;
+  float* pad = scratch(pad_buf, static_cast<size_t>(Hp * Wp));
+  const int64_t rows = std::max<int64_t>(0, std::min(g.H, Hp - g.PH)), cols = std::max<int64_t>(0, std::min(g.W, Wp - g.PW));
+  std::fill(pad, pad + std::min(g.PH, Hp) * Wp, 0.0f);
+  for (int64_t r = 0; r < rows; ++r) {
+    float* d = pad + (r + g.PH) * Wp;
+    std::fill(d, d + g.PW, 0.0f);
+    std::memcpy(d + g.PW, x + r * g.W, static_cast<size_t>(cols) * sizeof(float));
+    std::fill(d + g.PW + cols, d + Wp, 0.0f);
+  }
+  std::fill(pad + std::min(g.PH + rows, Hp) * Wp, pad + Hp * Wp, 0.0f);
+
+  v128_t wv[9];
+  for (int i = 0; i < 9; ++i) wv[i] = wasm_f32x4_splat(w[i]);
+  const v128_t bv = wasm_f32x4_splat(bias), minv = wasm_f32x4_splat(min), maxv = wasm_f32x4_splat(max);
+  // The three taps of one padded row for outputs ow..ow+3 (r points at column ow).
+  auto taps = [](const float* r, v128_t& t0, v128_t& t1, v128_t& t2) {
+    t0 = wasm_v128_load(r), t1 = wasm_v128_load(r + 1), t2 = wasm_v128_load(r + 2);
+  };
+  auto madd = [&](v128_t acc, const v128_t* wk, v128_t t0, v128_t t1, v128_t t2) {
+    acc = wasm_f32x4_add(acc, wasm_f32x4_mul(t0, wk[0]));
+    acc = wasm_f32x4_add(acc, wasm_f32x4_mul(t1, wk[1]));
+    return wasm_f32x4_add(acc, wasm_f32x4_mul(t2, wk[2]));
+  };
+  // NaN passes through the clamp, as torch.clamp lets it. Full groups are stored, the last partial one
+  // through a small buffer.
+  auto store = [&](float* o, int64_t ow, v128_t acc) {
+    acc = wasm_v128_bitselect(minv, acc, wasm_f32x4_lt(acc, minv));
+    acc = wasm_v128_bitselect(maxv, acc, wasm_f32x4_gt(acc, maxv));
+    if (ow + 4 <= g.OW) {
+      wasm_v128_store(o + ow, acc);
+    } else {
+      float t[4];
+      wasm_v128_store(t, acc);
+      std::copy(t, t + (g.OW - ow), o + ow);
+    }
+  };
+  int64_t oh = 0;
+  for (; oh + 2 <= g.OH; oh += 2) {  // two output rows at a time share three of their four input rows
+    const float* r0 = pad + oh * Wp;
+    float* o0 = out + oh * g.OW;
+    for (int64_t ow = 0; ow < OWv; ow += 4) {
+      const float* r = r0 + ow;
+      v128_t a = bv, b = bv, t0, t1, t2;
+      taps(r, t0, t1, t2);
+      a = madd(a, wv, t0, t1, t2);
+      taps(r + Wp, t0, t1, t2);
+      a = madd(a, wv + 3, t0, t1, t2);
+      b = madd(b, wv, t0, t1, t2);
+      taps(r + 2 * Wp, t0, t1, t2);
+      a = madd(a, wv + 6, t0, t1, t2);
+      b = madd(b, wv + 3, t0, t1, t2);
+      taps(r + 3 * Wp, t0, t1, t2);
+      b = madd(b, wv + 6, t0, t1, t2);
+      store(o0, ow, a);
+      store(o0 + g.OW, ow, b);
+    }
+  }
+  for (; oh < g.OH; ++oh) {
+    const float* r0 = pad + oh * Wp;
+    for (int64_t ow = 0; ow < OWv; ow += 4) {
+      const float* r = r0 + ow;
+      v128_t acc = bv, t0, t1, t2;
+      for (int kh = 0; kh < 3; ++kh) {
+        taps(r + kh * Wp, t0, t1, t2);
+        acc = madd(acc, wv + kh * 3, t0, t1, t2);
+      }
+      store(out + oh * g.OW, ow, acc);
+    }
   }
 #else
   f32_dwconv3x3_plane_scalar(g, x, w, bias, out, min, max);

@@ -75,4 +75,12 @@ void unary_f32(UnaryF32 op, int64_t n, const float* x, float* y) {
   });
 }
 
+void masked_fill_f32(int64_t blocks, int64_t m, const float* x, const bool* mask, float value, float* y) {
+  for (int64_t b = 0; b < blocks; ++b) {
+    const float* __restrict xb = x + b * m;
+    float* __restrict yb = y + b * m;
+    for (int64_t i = 0; i < m; ++i) yb[i] = mask[i] ? value : xb[i];
+  }
+}
+
 }  // namespace fx::kernels

@@ -17,4 +17,8 @@ void binary_f32(BinaryF32 op, int64_t n, const float* a, bool a_single, const fl
 // y[i] = op(x[i]) over n elements (relu lets nan through, as torch does).
 void unary_f32(UnaryF32 op, int64_t n, const float* x, float* y);
 
+// masked_fill with a mask that repeats over leading dims: y[b·m + i] = mask[i] ? value : x[b·m + i] for
+// b < blocks, i < m (attention's causal mask [L, L] over scores [N, H, L, L]).
+void masked_fill_f32(int64_t blocks, int64_t m, const float* x, const bool* mask, float value, float* y);
+
 }  // namespace fx::kernels

@@ -10,6 +10,10 @@
 #include <cstring>
 #include <vector>
 
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#endif
+
 #include "kernels/gemm_f32_ukernel.h"
 #include "kernels/parallel.h"
 #include "support/error.h"
@@ -32,6 +36,27 @@ void pack_panel_kn(size_t K, size_t nc, const float* b, size_t ldb, float* dst) 
 
 // One panel from Bt [N, K]; bt points at row j·NR.
 void pack_panel_nk(size_t K, size_t nc, const float* bt, size_t ldbt, float* dst) {
+#if defined(__wasm_simd128__)
+  // A full panel by 4×4 transposes: 4 floats of each of the 8 rows become 4 packed rows of 8 (Linear
+  // weights are packed at load time; this is ~4× the scalar gather below).
+  static_assert(NR == 8, "the transpose below packs 8 rows");
+  if (nc == NR) {
+    for (; K >= 4; K -= 4, bt += 4, dst += 4 * NR) {
+      for (size_t half = 0; half < 2; ++half) {
+        const float* r = bt + half * 4 * ldbt;
+        const v128_t r0 = wasm_v128_load(r), r1 = wasm_v128_load(r + ldbt);
+        const v128_t r2 = wasm_v128_load(r + 2 * ldbt), r3 = wasm_v128_load(r + 3 * ldbt);
+        const v128_t t0 = wasm_i32x4_shuffle(r0, r1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(r0, r1, 2, 6, 3, 7);
+        const v128_t t2 = wasm_i32x4_shuffle(r2, r3, 0, 4, 1, 5), t3 = wasm_i32x4_shuffle(r2, r3, 2, 6, 3, 7);
+        float* d = dst + half * 4;
+        wasm_v128_store(d, wasm_i32x4_shuffle(t0, t2, 0, 1, 4, 5));
+        wasm_v128_store(d + NR, wasm_i32x4_shuffle(t0, t2, 2, 3, 6, 7));
+        wasm_v128_store(d + 2 * NR, wasm_i32x4_shuffle(t1, t3, 0, 1, 4, 5));
+        wasm_v128_store(d + 3 * NR, wasm_i32x4_shuffle(t1, t3, 2, 3, 6, 7));
+      }
+    }
+  }
+#endif
   for (size_t k = 0; k < K; ++k, dst += NR) {
     for (size_t c = 0; c < nc; ++c) dst[c] = bt[c * ldbt + k];
     std::fill(dst + nc, dst + NR, 0.0f);

@@ -1,15 +1,21 @@
 // Softmax and normalisation kernels on packed data. Statistics accumulate in double (so float32 results
-// match torch's to rounding); the elementwise passes run in T.
+// match torch's to rounding); the elementwise passes run in T. float32 softmax over contiguous rows and
+// float32 layer norm go to the vectorised kernels of kernels/norm_f32.h.
 #pragma once
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
+
+#include "kernels/norm_f32.h"
 
 namespace fx::kernels {
 
 // x viewed as [outer, n, inner]; softmax (or log_softmax) along n.
 template <typename T>
 void softmax_axis(const T* x, T* y, int64_t outer, int64_t n, int64_t inner, bool log) {
+  if constexpr (std::is_same_v<T, float>)
+    if (inner == 1) return softmax_rows_f32(x, y, outer, n, log);
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t i = 0; i < inner; ++i) {
       const T* xs = x + o * n * inner + i;
@@ -49,6 +55,7 @@ void moments(const T* x, int64_t n, double eps, double& mean, double& rstd) {
 template <typename T>
 void layer_norm_rows(const T* x, const T* w, const T* b, T* y, int64_t rows, int64_t n, double eps, T* mean_out,
                      T* rstd_out) {
+  if constexpr (std::is_same_v<T, float>) return layer_norm_rows_f32(x, w, b, y, rows, n, eps, mean_out, rstd_out);
   for (int64_t r = 0; r < rows; ++r) {
     const T* xr = x + r * n;
     T* yr = y + r * n;

@@ -1,4 +1,5 @@
-// A small fixed thread pool for the hot kernels (GEMM panels, convolution pixel panels, depthwise planes).
+// A small fixed thread pool for the hot kernels (GEMM panels, convolution pixel panels or output-channel
+// tiles, depthwise and max-pooling planes).
 //
 // parallel_for(n, fn) splits the items [0, n) into one contiguous range per thread — a fixed split that
 // depends only on n and the thread count — and calls fn(begin, end) on each range, the calling thread

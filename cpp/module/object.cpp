@@ -42,6 +42,8 @@ Object::Object(Value v) : kind_(Kind::Value) {
   }
 }
 
+Object::Object(Tensor t) : kind_(Kind::Tensor), tensor_(std::make_shared<const Tensor>(std::move(t))) {}
+
 Object Object::tuple(std::vector<Object> items) {
   Object o;
   o.kind_ = Kind::Tuple;
@@ -65,7 +67,7 @@ Object Object::dict(std::vector<std::pair<std::string, Object>> items) {
 
 const Tensor& Object::tensor() const {
   if (kind_ != Kind::Tensor) throw FxError("expected a Tensor, got " + describe());
-  return tensor_;
+  return *tensor_;
 }
 
 const Value& Object::value() const {
@@ -86,8 +88,8 @@ const std::vector<std::pair<std::string, Object>>& Object::dict_items() const {
 std::string Object::describe() const {
   switch (kind_) {
     case Kind::Tensor:
-      if (!tensor_.defined()) return "undefined Tensor";
-      return std::string("Tensor(") + dtype_name(tensor_.dtype()) + ", " + shape_to_string(tensor_.shape()) + ")";
+      if (!tensor_->defined()) return "undefined Tensor";
+      return std::string("Tensor(") + dtype_name(tensor_->dtype()) + ", " + shape_to_string(tensor_->shape()) + ")";
     case Kind::Tuple: return "tuple of " + std::to_string(items_->size());
     case Kind::List: return "list of " + std::to_string(items_->size());
     case Kind::Dict: return "dict of " + std::to_string(dict_->size());

@@ -16,7 +16,9 @@ class Object {
 
   Object() : kind_(Kind::Value) {}                      // None
   Object(Value v);                                     // a Value without node references (sequences → Tuple/List)
-  Object(Tensor t) : kind_(Kind::Tensor), tensor_(std::move(t)) {}
+  // The tensor is held through a shared pointer: a run copies a node's value into every argument list
+  // that reads it, and a copy is then a reference-count increment, not two shape vectors.
+  Object(Tensor t);  // out of line: one call at each of the many sites that wrap a result
   static Object tuple(std::vector<Object> items);
   static Object list(std::vector<Object> items);
   static Object dict(std::vector<std::pair<std::string, Object>> items);
@@ -37,7 +39,7 @@ class Object {
  private:
   Kind kind_;
   Value value_;
-  Tensor tensor_;
+  std::shared_ptr<const Tensor> tensor_;
   std::shared_ptr<const std::vector<Object>> items_;
   std::shared_ptr<const std::vector<std::pair<std::string, Object>>> dict_;
 };

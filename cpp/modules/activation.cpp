@@ -7,53 +7,54 @@
 namespace fx {
 namespace {
 
+// Plain constant data (no std::vector/std::string: a table of those compiles to kilobytes of code).
 struct ActivationSpec {
   const char* type;    // class name after "torch.nn.modules.activation."
   const char* target;  // functional op
-  std::vector<std::pair<const char*, const char*>> hparams;  // hparam name → keyword
+  struct {
+    const char* hparam;
+    const char* keyword;
+  } hparams[2];  // (unused entries null)
 };
 
-const std::vector<ActivationSpec>& specs() {
-  static const std::vector<ActivationSpec> s = {
-      {"ReLU", "torch.nn.functional.relu", {}},
-      {"ReLU6", "torch.nn.functional.relu6", {}},
-      {"LeakyReLU", "torch.nn.functional.leaky_relu", {{"negative_slope", "negative_slope"}}},
-      {"ELU", "torch.nn.functional.elu", {{"alpha", "alpha"}}},
-      {"CELU", "torch.nn.functional.celu", {{"alpha", "alpha"}}},
-      {"SELU", "torch.nn.functional.selu", {}},
-      {"GELU", "torch.nn.functional.gelu", {{"approximate", "approximate"}}},
-      {"SiLU", "torch.nn.functional.silu", {}},
-      {"Mish", "torch.nn.functional.mish", {}},
-      {"Sigmoid", "torch.sigmoid", {}},
-      {"Tanh", "torch.tanh", {}},
-      {"Hardswish", "torch.nn.functional.hardswish", {}},
-      {"Hardsigmoid", "torch.nn.functional.hardsigmoid", {}},
-      {"Hardtanh", "torch.nn.functional.hardtanh", {{"min_val", "min_val"}, {"max_val", "max_val"}}},
-      {"Softplus", "torch.nn.functional.softplus", {{"beta", "beta"}, {"threshold", "threshold"}}},
-      {"Softsign", "torch.nn.functional.softsign", {}},
-      {"Tanhshrink", "torch.nn.functional.tanhshrink", {}},
-      {"Hardshrink", "torch.nn.functional.hardshrink", {{"lambd", "lambd"}}},
-      {"Softshrink", "torch.nn.functional.softshrink", {{"lambd", "lambd"}}},
-      {"Threshold", "torch.nn.functional.threshold", {{"threshold", "threshold"}, {"value", "value"}}},
-      {"LogSigmoid", "torch.nn.functional.logsigmoid", {}},
-      {"Softmax", "torch.nn.functional.softmax", {{"dim", "dim"}}},
-      {"LogSoftmax", "torch.nn.functional.log_softmax", {{"dim", "dim"}}},
-      {"Softmin", "torch.nn.functional.softmin", {{"dim", "dim"}}},
-      {"GLU", "torch.nn.functional.glu", {{"dim", "dim"}}},
-  };
-  return s;
-}
+const ActivationSpec kSpecs[] = {
+    {"ReLU", "torch.nn.functional.relu", {}},
+    {"ReLU6", "torch.nn.functional.relu6", {}},
+    {"LeakyReLU", "torch.nn.functional.leaky_relu", {{"negative_slope", "negative_slope"}}},
+    {"ELU", "torch.nn.functional.elu", {{"alpha", "alpha"}}},
+    {"CELU", "torch.nn.functional.celu", {{"alpha", "alpha"}}},
+    {"SELU", "torch.nn.functional.selu", {}},
+    {"GELU", "torch.nn.functional.gelu", {{"approximate", "approximate"}}},
+    {"SiLU", "torch.nn.functional.silu", {}},
+    {"Mish", "torch.nn.functional.mish", {}},
+    {"Sigmoid", "torch.sigmoid", {}},
+    {"Tanh", "torch.tanh", {}},
+    {"Hardswish", "torch.nn.functional.hardswish", {}},
+    {"Hardsigmoid", "torch.nn.functional.hardsigmoid", {}},
+    {"Hardtanh", "torch.nn.functional.hardtanh", {{"min_val", "min_val"}, {"max_val", "max_val"}}},
+    {"Softplus", "torch.nn.functional.softplus", {{"beta", "beta"}, {"threshold", "threshold"}}},
+    {"Softsign", "torch.nn.functional.softsign", {}},
+    {"Tanhshrink", "torch.nn.functional.tanhshrink", {}},
+    {"Hardshrink", "torch.nn.functional.hardshrink", {{"lambd", "lambd"}}},
+    {"Softshrink", "torch.nn.functional.softshrink", {{"lambd", "lambd"}}},
+    {"Threshold", "torch.nn.functional.threshold", {{"threshold", "threshold"}, {"value", "value"}}},
+    {"LogSigmoid", "torch.nn.functional.logsigmoid", {}},
+    {"Softmax", "torch.nn.functional.softmax", {{"dim", "dim"}}},
+    {"LogSoftmax", "torch.nn.functional.log_softmax", {{"dim", "dim"}}},
+    {"Softmin", "torch.nn.functional.softmin", {{"dim", "dim"}}},
+    {"GLU", "torch.nn.functional.glu", {{"dim", "dim"}}},
+};
 
 BoundModule bind_activation(const ModuleBinding& b) {
   const std::string prefix = "torch.nn.modules.activation.";
   const std::string name = b.info.type.substr(prefix.size());
-  for (const ActivationSpec& s : specs()) {
+  for (const ActivationSpec& s : kSpecs) {
     if (name != s.type) continue;
     Hparams h(b);
     OpRef op(s.target);
     std::vector<std::pair<std::string, Object>> kwargs;
     for (const auto& [hp, kw] : s.hparams)
-      if (b.hparam(hp)) kwargs.emplace_back(kw, h.object(hp));
+      if (hp && b.hparam(hp)) kwargs.emplace_back(kw, h.object(hp));
     return [op, kwargs](const OpCall& call) -> Object { return op({call.args.at(0)}, kwargs); };
   }
   throw FxError("no activation named " + name);
@@ -68,7 +69,7 @@ BoundModule bind_prelu(const ModuleBinding& b) {
 
 std::vector<std::string> activation_types() {
   std::vector<std::string> out;
-  for (const ActivationSpec& s : specs()) out.push_back(std::string("torch.nn.modules.activation.") + s.type);
+  for (const ActivationSpec& s : kSpecs) out.push_back(std::string("torch.nn.modules.activation.") + s.type);
   return out;
 }
 

@@ -9,55 +9,64 @@
 namespace fx {
 namespace {
 
+// Plain constant data (a table of std::vector and std::string compiled to 12 KB of code).
 struct Spec {
-  std::vector<std::string> types;  // after "torch.nn.modules."
-  std::string target;
-  size_t inputs;                                      // how many of the call's args go first
-  std::vector<std::pair<std::string, std::string>> hp;  // hparam → keyword (or positional when it starts with '#')
-  std::vector<std::pair<std::string, Object>> fixed;
+  const char* types[2];  // after "torch.nn.modules." (unused entries null)
+  const char* target;    // after "torch.nn.functional."
+  size_t inputs;         // how many of the call's args go first
+  struct {
+    const char* hparam;
+    const char* keyword;
+  } hp[5];
+  struct {
+    const char* keyword;
+    const char* value;  // a string, or an integer's digits
+  } fixed[1];
 };
 
-Object str(const char* s) { return Object(Value::str(s)); }
+const Spec kSpecs[] = {
+    {{"pooling.LPPool1d"}, "lp_pool1d", 1,
+     {{"norm_type", "norm_type"}, {"kernel_size", "kernel_size"}, {"stride", "stride"}, {"ceil_mode", "ceil_mode"}}, {}},
+    {{"pooling.LPPool2d"}, "lp_pool2d", 1,
+     {{"norm_type", "norm_type"}, {"kernel_size", "kernel_size"}, {"stride", "stride"}, {"ceil_mode", "ceil_mode"}}, {}},
+    {{"pooling.LPPool3d"}, "lp_pool3d", 1,
+     {{"norm_type", "norm_type"}, {"kernel_size", "kernel_size"}, {"stride", "stride"}, {"ceil_mode", "ceil_mode"}}, {}},
+    {{"normalization.LocalResponseNorm"}, "local_response_norm", 1,
+     {{"size", "size"}, {"alpha", "alpha"}, {"beta", "beta"}, {"k", "k"}}, {}},
+    {{"fold.Fold"}, "fold", 1,
+     {{"output_size", "output_size"}, {"kernel_size", "kernel_size"}, {"dilation", "dilation"},
+      {"padding", "padding"}, {"stride", "stride"}}, {}},
+    {{"fold.Unfold"}, "unfold", 1,
+     {{"kernel_size", "kernel_size"}, {"dilation", "dilation"}, {"padding", "padding"}, {"stride", "stride"}}, {}},
+    {{"activation.Softmax2d"}, "softmax", 1, {}, {{"dim", "-3"}}},
+    {{"distance.CosineSimilarity"}, "cosine_similarity", 2, {{"dim", "dim"}, {"eps", "eps"}}, {}},
+    {{"distance.PairwiseDistance"}, "pairwise_distance", 2, {{"norm", "p"}, {"eps", "eps"}, {"keepdim", "keepdim"}},
+     {}},
+    {{"padding.ZeroPad3d", "padding.ConstantPad3d"}, "pad", 1, {{"padding", "pad"}, {"value", "value"}},
+     {{"mode", "constant"}}},
+    {{"padding.ReflectionPad3d"}, "pad", 1, {{"padding", "pad"}}, {{"mode", "reflect"}}},
+    {{"padding.ReplicationPad3d"}, "pad", 1, {{"padding", "pad"}}, {{"mode", "replicate"}}},
+    {{"padding.CircularPad3d"}, "pad", 1, {{"padding", "pad"}}, {{"mode", "circular"}}},
+};
 
-const std::vector<Spec>& specs() {
-  const std::string F = "torch.nn.functional.";
-  static const std::vector<Spec> s = {
-      {{"pooling.LPPool1d"}, F + "lp_pool1d", 1,
-       {{"norm_type", "norm_type"}, {"kernel_size", "kernel_size"}, {"stride", "stride"}, {"ceil_mode", "ceil_mode"}}, {}},
-      {{"pooling.LPPool2d"}, F + "lp_pool2d", 1,
-       {{"norm_type", "norm_type"}, {"kernel_size", "kernel_size"}, {"stride", "stride"}, {"ceil_mode", "ceil_mode"}}, {}},
-      {{"pooling.LPPool3d"}, F + "lp_pool3d", 1,
-       {{"norm_type", "norm_type"}, {"kernel_size", "kernel_size"}, {"stride", "stride"}, {"ceil_mode", "ceil_mode"}}, {}},
-      {{"normalization.LocalResponseNorm"}, F + "local_response_norm", 1,
-       {{"size", "size"}, {"alpha", "alpha"}, {"beta", "beta"}, {"k", "k"}}, {}},
-      {{"fold.Fold"}, F + "fold", 1,
-       {{"output_size", "output_size"}, {"kernel_size", "kernel_size"}, {"dilation", "dilation"},
-        {"padding", "padding"}, {"stride", "stride"}}, {}},
-      {{"fold.Unfold"}, F + "unfold", 1,
-       {{"kernel_size", "kernel_size"}, {"dilation", "dilation"}, {"padding", "padding"}, {"stride", "stride"}}, {}},
-      {{"activation.Softmax2d"}, F + "softmax", 1, {}, {{"dim", Object(Value::integer(-3))}}},
-      {{"distance.CosineSimilarity"}, F + "cosine_similarity", 2, {{"dim", "dim"}, {"eps", "eps"}}, {}},
-      {{"distance.PairwiseDistance"}, F + "pairwise_distance", 2,
-       {{"norm", "p"}, {"eps", "eps"}, {"keepdim", "keepdim"}}, {}},
-      {{"padding.ZeroPad3d", "padding.ConstantPad3d"}, F + "pad", 1, {{"padding", "pad"}, {"value", "value"}},
-       {{"mode", str("constant")}}},
-      {{"padding.ReflectionPad3d"}, F + "pad", 1, {{"padding", "pad"}}, {{"mode", str("reflect")}}},
-      {{"padding.ReplicationPad3d"}, F + "pad", 1, {{"padding", "pad"}}, {{"mode", str("replicate")}}},
-      {{"padding.CircularPad3d"}, F + "pad", 1, {{"padding", "pad"}}, {{"mode", str("circular")}}},
-  };
-  return s;
+Object fixed_value(const char* v) {
+  const std::string s = v;
+  if (!s.empty() && (s[0] == '-' || (s[0] >= '0' && s[0] <= '9'))) return Object(Value::integer(std::stoll(s)));
+  return Object(Value::str(s));
 }
 
 BoundModule bind_spec(const ModuleBinding& b) {
-  for (const Spec& s : specs()) {
+  for (const Spec& s : kSpecs) {
     bool match = false;
-    for (const std::string& t : s.types) match = match || b.info.type == "torch.nn.modules." + t;
+    for (const char* t : s.types) match = match || (t && b.info.type == std::string("torch.nn.modules.") + t);
     if (!match) continue;
     Hparams h(b);
-    OpRef op(s.target);
-    std::vector<std::pair<std::string, Object>> kwargs = s.fixed;
+    OpRef op(std::string("torch.nn.functional.") + s.target);
+    std::vector<std::pair<std::string, Object>> kwargs;
+    for (const auto& [kw, v] : s.fixed)
+      if (kw) kwargs.emplace_back(kw, fixed_value(v));
     for (const auto& [hp, kw] : s.hp)
-      if (b.hparam(hp)) kwargs.emplace_back(kw, h.object(hp));
+      if (hp && b.hparam(hp)) kwargs.emplace_back(kw, h.object(hp));
     const size_t n = s.inputs;
     return [op, kwargs, n](const OpCall& call) -> Object {
       if (call.args.size() < n) throw FxError("module expects " + std::to_string(n) + " inputs");
@@ -88,8 +97,9 @@ BoundModule bind_rrelu(const ModuleBinding& b) {
 
 std::vector<std::string> spec_types() {
   std::vector<std::string> out;
-  for (const Spec& s : specs())
-    for (const std::string& t : s.types) out.push_back("torch.nn.modules." + t);
+  for (const Spec& s : kSpecs)
+    for (const char* t : s.types)
+      if (t) out.push_back(std::string("torch.nn.modules.") + t);
   return out;
 }
 

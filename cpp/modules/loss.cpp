@@ -7,48 +7,47 @@
 namespace fx {
 namespace {
 
+// Plain constant data (no std::vector/std::string: a table of those compiles to kilobytes of code).
 struct LossSpec {
-  std::string type;                  // after "torch.nn.modules.loss."
-  std::string function;              // after "torch.nn.functional."
+  const char* type;        // after "torch.nn.modules.loss."
+  const char* function;    // after "torch.nn.functional."
   size_t inputs;
-  std::vector<std::string> hparams;  // passed by the same keyword
-  std::vector<std::string> tensors;  // buffers passed by the same keyword (None when absent)
+  const char* hparams[5];  // passed by the same keyword (unused entries null)
+  const char* tensors[2];  // buffers passed by the same keyword (None when absent)
 };
 
-const std::vector<LossSpec>& specs() {
-  static const std::vector<LossSpec> s = {
-      {"MSELoss", "mse_loss", 2, {"reduction"}, {}},
-      {"L1Loss", "l1_loss", 2, {"reduction"}, {}},
-      {"SmoothL1Loss", "smooth_l1_loss", 2, {"reduction", "beta"}, {}},
-      {"HuberLoss", "huber_loss", 2, {"reduction", "delta"}, {}},
-      {"SoftMarginLoss", "soft_margin_loss", 2, {"reduction"}, {}},
-      {"KLDivLoss", "kl_div", 2, {"reduction", "log_target"}, {}},
-      {"BCELoss", "binary_cross_entropy", 2, {"reduction"}, {"weight"}},
-      {"BCEWithLogitsLoss", "binary_cross_entropy_with_logits", 2, {"reduction"}, {"weight", "pos_weight"}},
-      {"NLLLoss", "nll_loss", 2, {"ignore_index", "reduction"}, {"weight"}},
-      {"CrossEntropyLoss", "cross_entropy", 2, {"ignore_index", "reduction", "label_smoothing"}, {"weight"}},
-      {"PoissonNLLLoss", "poisson_nll_loss", 2, {"log_input", "full", "eps", "reduction"}, {}},
-      {"GaussianNLLLoss", "gaussian_nll_loss", 3, {"full", "eps", "reduction"}, {}},
-      {"HingeEmbeddingLoss", "hinge_embedding_loss", 2, {"margin", "reduction"}, {}},
-      {"MarginRankingLoss", "margin_ranking_loss", 3, {"margin", "reduction"}, {}},
-      {"CosineEmbeddingLoss", "cosine_embedding_loss", 3, {"margin", "reduction"}, {}},
-      {"TripletMarginLoss", "triplet_margin_loss", 3, {"margin", "p", "eps", "swap", "reduction"}, {}},
-      {"MultiLabelSoftMarginLoss", "multilabel_soft_margin_loss", 2, {"reduction"}, {"weight"}},
-      {"MultiMarginLoss", "multi_margin_loss", 2, {"p", "margin", "reduction"}, {"weight"}},
-      {"MultiLabelMarginLoss", "multilabel_margin_loss", 2, {"reduction"}, {}},
-  };
-  return s;
-}
+const LossSpec kSpecs[] = {
+    {"MSELoss", "mse_loss", 2, {"reduction"}, {}},
+    {"L1Loss", "l1_loss", 2, {"reduction"}, {}},
+    {"SmoothL1Loss", "smooth_l1_loss", 2, {"reduction", "beta"}, {}},
+    {"HuberLoss", "huber_loss", 2, {"reduction", "delta"}, {}},
+    {"SoftMarginLoss", "soft_margin_loss", 2, {"reduction"}, {}},
+    {"KLDivLoss", "kl_div", 2, {"reduction", "log_target"}, {}},
+    {"BCELoss", "binary_cross_entropy", 2, {"reduction"}, {"weight"}},
+    {"BCEWithLogitsLoss", "binary_cross_entropy_with_logits", 2, {"reduction"}, {"weight", "pos_weight"}},
+    {"NLLLoss", "nll_loss", 2, {"ignore_index", "reduction"}, {"weight"}},
+    {"CrossEntropyLoss", "cross_entropy", 2, {"ignore_index", "reduction", "label_smoothing"}, {"weight"}},
+    {"PoissonNLLLoss", "poisson_nll_loss", 2, {"log_input", "full", "eps", "reduction"}, {}},
+    {"GaussianNLLLoss", "gaussian_nll_loss", 3, {"full", "eps", "reduction"}, {}},
+    {"HingeEmbeddingLoss", "hinge_embedding_loss", 2, {"margin", "reduction"}, {}},
+    {"MarginRankingLoss", "margin_ranking_loss", 3, {"margin", "reduction"}, {}},
+    {"CosineEmbeddingLoss", "cosine_embedding_loss", 3, {"margin", "reduction"}, {}},
+    {"TripletMarginLoss", "triplet_margin_loss", 3, {"margin", "p", "eps", "swap", "reduction"}, {}},
+    {"MultiLabelSoftMarginLoss", "multilabel_soft_margin_loss", 2, {"reduction"}, {"weight"}},
+    {"MultiMarginLoss", "multi_margin_loss", 2, {"p", "margin", "reduction"}, {"weight"}},
+    {"MultiLabelMarginLoss", "multilabel_margin_loss", 2, {"reduction"}, {}},
+};
 
 BoundModule bind_loss(const ModuleBinding& b) {
-  for (const LossSpec& s : specs()) {
-    if (b.info.type != "torch.nn.modules.loss." + s.type) continue;
+  for (const LossSpec& s : kSpecs) {
+    if (b.info.type != std::string("torch.nn.modules.loss.") + s.type) continue;
     Hparams h(b);
-    OpRef op("torch.nn.functional." + s.function);
+    OpRef op(std::string("torch.nn.functional.") + s.function);
     std::vector<std::pair<std::string, Object>> kwargs;
-    for (const std::string& hp : s.hparams)
-      if (b.hparam(hp)) kwargs.emplace_back(hp, h.object(hp));
-    for (const std::string& t : s.tensors) {
+    for (const char* hp : s.hparams)
+      if (hp && b.hparam(hp)) kwargs.emplace_back(hp, h.object(hp));
+    for (const char* t : s.tensors) {
+      if (!t) continue;
       Tensor v = h.tensor(t, false);
       kwargs.emplace_back(t, v.defined() ? Object(v) : Object());
     }
@@ -63,7 +62,7 @@ BoundModule bind_loss(const ModuleBinding& b) {
 
 std::vector<std::string> loss_types() {
   std::vector<std::string> out;
-  for (const LossSpec& s : specs()) out.push_back("torch.nn.modules.loss." + s.type);
+  for (const LossSpec& s : kSpecs) out.push_back(std::string("torch.nn.modules.loss.") + s.type);
   return out;
 }
 

@@ -61,78 +61,82 @@ BoundModule bind_unflatten(const ModuleBinding& b) {
   };
 }
 
-// A module whose forward is `target(input, **{kw: hparam})`; `hp` lists (hparam, keyword) pairs.
+// A module whose forward is `target(input, **{kw: hparam})`. Plain constant data (a table of std::vector
+// and std::string compiled to 18 KB of code).
 struct CallSpec {
-  std::vector<std::string> types;
-  std::string target;
-  std::vector<std::pair<std::string, std::string>> hp;
-  std::vector<std::pair<std::string, Object>> fixed;  // constant keywords (F.pad's mode)
+  const char* types[4];  // module classes after "torch.nn.modules." (unused entries null)
+  const char* target;
+  struct {
+    const char* hparam;
+    const char* keyword;
+  } hp[6];
+  struct {
+    const char* keyword;
+    const char* value;  // a string, or "True"
+  } fixed[2];           // constant keywords (F.pad's mode)
 };
 
-const std::vector<CallSpec>& call_specs() {
-  const std::string P = "torch.nn.modules.pooling.", D = "torch.nn.modules.padding.";
-  auto s = [](const char* v) { return Object(Value::str(v)); };
-  static const std::vector<CallSpec> specs = {
-      {{P + "MaxPool1d"}, "torch.nn.functional.max_pool1d",
-       {{"kernel_size", "kernel_size"}, {"stride", "stride"}, {"padding", "padding"}, {"dilation", "dilation"},
-        {"ceil_mode", "ceil_mode"}, {"return_indices", "return_indices"}}, {}},
-      {{P + "MaxPool2d"}, "torch.nn.functional.max_pool2d",
-       {{"kernel_size", "kernel_size"}, {"stride", "stride"}, {"padding", "padding"}, {"dilation", "dilation"},
-        {"ceil_mode", "ceil_mode"}, {"return_indices", "return_indices"}}, {}},
-      {{P + "AvgPool1d"}, "torch.nn.functional.avg_pool1d",
-       {{"kernel_size", "kernel_size"}, {"stride", "stride"}, {"padding", "padding"}, {"ceil_mode", "ceil_mode"},
-        {"count_include_pad", "count_include_pad"}}, {}},
-      {{P + "AvgPool2d"}, "torch.nn.functional.avg_pool2d",
-       {{"kernel_size", "kernel_size"}, {"stride", "stride"}, {"padding", "padding"}, {"ceil_mode", "ceil_mode"},
-        {"count_include_pad", "count_include_pad"}, {"divisor_override", "divisor_override"}}, {}},
-      {{P + "AdaptiveAvgPool1d"}, "torch.nn.functional.adaptive_avg_pool1d", {{"output_size", "output_size"}}, {}},
-      {{P + "AdaptiveAvgPool2d"}, "torch.nn.functional.adaptive_avg_pool2d", {{"output_size", "output_size"}}, {}},
-      {{P + "AdaptiveMaxPool1d"}, "torch.nn.functional.adaptive_max_pool1d",
-       {{"output_size", "output_size"}, {"return_indices", "return_indices"}}, {}},
-      {{P + "AdaptiveMaxPool2d"}, "torch.nn.functional.adaptive_max_pool2d",
-       {{"output_size", "output_size"}, {"return_indices", "return_indices"}}, {}},
-      {{P + "MaxPool3d"}, "torch.nn.functional.max_pool3d",
-       {{"kernel_size", "kernel_size"}, {"stride", "stride"}, {"padding", "padding"}, {"dilation", "dilation"},
-        {"ceil_mode", "ceil_mode"}, {"return_indices", "return_indices"}}, {}},
-      {{P + "AvgPool3d"}, "torch.nn.functional.avg_pool3d",
-       {{"kernel_size", "kernel_size"}, {"stride", "stride"}, {"padding", "padding"}, {"ceil_mode", "ceil_mode"},
-        {"count_include_pad", "count_include_pad"}, {"divisor_override", "divisor_override"}}, {}},
-      {{P + "AdaptiveAvgPool3d"}, "torch.nn.functional.adaptive_avg_pool3d", {{"output_size", "output_size"}}, {}},
-      {{P + "AdaptiveMaxPool3d"}, "torch.nn.functional.adaptive_max_pool3d",
-       {{"output_size", "output_size"}, {"return_indices", "return_indices"}}, {}},
-      {{"torch.nn.modules.upsampling.Upsample"}, "torch.nn.functional.interpolate",
-       {{"size", "size"}, {"scale_factor", "scale_factor"}, {"mode", "mode"}, {"align_corners", "align_corners"},
-        {"recompute_scale_factor", "recompute_scale_factor"}}, {}},
-      {{"torch.nn.modules.upsampling.UpsamplingNearest2d"}, "torch.nn.functional.interpolate",
-       {{"size", "size"}, {"scale_factor", "scale_factor"}}, {{"mode", s("nearest")}}},
-      {{"torch.nn.modules.upsampling.UpsamplingBilinear2d"}, "torch.nn.functional.interpolate",
-       {{"size", "size"}, {"scale_factor", "scale_factor"}},
-       {{"mode", s("bilinear")}, {"align_corners", Object(Value::boolean(true))}}},
-      {{D + "ZeroPad1d", D + "ZeroPad2d", D + "ConstantPad1d", D + "ConstantPad2d"}, "torch.nn.functional.pad",
-       {{"padding", "pad"}, {"value", "value"}}, {{"mode", s("constant")}}},
-      {{D + "ReflectionPad1d", D + "ReflectionPad2d"}, "torch.nn.functional.pad", {{"padding", "pad"}},
-       {{"mode", s("reflect")}}},
-      {{D + "ReplicationPad1d", D + "ReplicationPad2d"}, "torch.nn.functional.pad", {{"padding", "pad"}},
-       {{"mode", s("replicate")}}},
-      {{D + "CircularPad1d", D + "CircularPad2d"}, "torch.nn.functional.pad", {{"padding", "pad"}},
-       {{"mode", s("circular")}}},
-      {{"torch.nn.modules.pixelshuffle.PixelShuffle"}, "torch.nn.functional.pixel_shuffle",
-       {{"upscale_factor", "upscale_factor"}}, {}},
-      {{"torch.nn.modules.pixelshuffle.PixelUnshuffle"}, "torch.nn.functional.pixel_unshuffle",
-       {{"downscale_factor", "downscale_factor"}}, {}},
-      {{"torch.nn.modules.channelshuffle.ChannelShuffle"}, "torch.channel_shuffle", {{"groups", "groups"}}, {}},
-  };
-  return specs;
-}
+#define FX_POOL(name, fn, ...) {{"pooling." name}, "torch.nn.functional." fn, {__VA_ARGS__}, {}}
+const CallSpec kCallSpecs[] = {
+    FX_POOL("MaxPool1d", "max_pool1d", {"kernel_size", "kernel_size"}, {"stride", "stride"}, {"padding", "padding"},
+            {"dilation", "dilation"}, {"ceil_mode", "ceil_mode"}, {"return_indices", "return_indices"}),
+    FX_POOL("MaxPool2d", "max_pool2d", {"kernel_size", "kernel_size"}, {"stride", "stride"}, {"padding", "padding"},
+            {"dilation", "dilation"}, {"ceil_mode", "ceil_mode"}, {"return_indices", "return_indices"}),
+    FX_POOL("AvgPool1d", "avg_pool1d", {"kernel_size", "kernel_size"}, {"stride", "stride"}, {"padding", "padding"},
+            {"ceil_mode", "ceil_mode"}, {"count_include_pad", "count_include_pad"}),
+    FX_POOL("AvgPool2d", "avg_pool2d", {"kernel_size", "kernel_size"}, {"stride", "stride"}, {"padding", "padding"},
+            {"ceil_mode", "ceil_mode"}, {"count_include_pad", "count_include_pad"},
+            {"divisor_override", "divisor_override"}),
+    FX_POOL("AdaptiveAvgPool1d", "adaptive_avg_pool1d", {"output_size", "output_size"}),
+    FX_POOL("AdaptiveAvgPool2d", "adaptive_avg_pool2d", {"output_size", "output_size"}),
+    FX_POOL("AdaptiveMaxPool1d", "adaptive_max_pool1d", {"output_size", "output_size"},
+            {"return_indices", "return_indices"}),
+    FX_POOL("AdaptiveMaxPool2d", "adaptive_max_pool2d", {"output_size", "output_size"},
+            {"return_indices", "return_indices"}),
+    FX_POOL("MaxPool3d", "max_pool3d", {"kernel_size", "kernel_size"}, {"stride", "stride"}, {"padding", "padding"},
+            {"dilation", "dilation"}, {"ceil_mode", "ceil_mode"}, {"return_indices", "return_indices"}),
+    FX_POOL("AvgPool3d", "avg_pool3d", {"kernel_size", "kernel_size"}, {"stride", "stride"}, {"padding", "padding"},
+            {"ceil_mode", "ceil_mode"}, {"count_include_pad", "count_include_pad"},
+            {"divisor_override", "divisor_override"}),
+    FX_POOL("AdaptiveAvgPool3d", "adaptive_avg_pool3d", {"output_size", "output_size"}),
+    FX_POOL("AdaptiveMaxPool3d", "adaptive_max_pool3d", {"output_size", "output_size"},
+            {"return_indices", "return_indices"}),
+    {{"upsampling.Upsample"}, "torch.nn.functional.interpolate",
+     {{"size", "size"}, {"scale_factor", "scale_factor"}, {"mode", "mode"}, {"align_corners", "align_corners"},
+      {"recompute_scale_factor", "recompute_scale_factor"}}, {}},
+    {{"upsampling.UpsamplingNearest2d"}, "torch.nn.functional.interpolate",
+     {{"size", "size"}, {"scale_factor", "scale_factor"}}, {{"mode", "nearest"}}},
+    {{"upsampling.UpsamplingBilinear2d"}, "torch.nn.functional.interpolate",
+     {{"size", "size"}, {"scale_factor", "scale_factor"}}, {{"mode", "bilinear"}, {"align_corners", "True"}}},
+    {{"padding.ZeroPad1d", "padding.ZeroPad2d", "padding.ConstantPad1d", "padding.ConstantPad2d"},
+     "torch.nn.functional.pad", {{"padding", "pad"}, {"value", "value"}}, {{"mode", "constant"}}},
+    {{"padding.ReflectionPad1d", "padding.ReflectionPad2d"}, "torch.nn.functional.pad", {{"padding", "pad"}},
+     {{"mode", "reflect"}}},
+    {{"padding.ReplicationPad1d", "padding.ReplicationPad2d"}, "torch.nn.functional.pad", {{"padding", "pad"}},
+     {{"mode", "replicate"}}},
+    {{"padding.CircularPad1d", "padding.CircularPad2d"}, "torch.nn.functional.pad", {{"padding", "pad"}},
+     {{"mode", "circular"}}},
+    {{"pixelshuffle.PixelShuffle"}, "torch.nn.functional.pixel_shuffle", {{"upscale_factor", "upscale_factor"}}, {}},
+    {{"pixelshuffle.PixelUnshuffle"}, "torch.nn.functional.pixel_unshuffle",
+     {{"downscale_factor", "downscale_factor"}}, {}},
+    {{"channelshuffle.ChannelShuffle"}, "torch.channel_shuffle", {{"groups", "groups"}}, {}},
+};
+#undef FX_POOL
+
+const char* const kModules = "torch.nn.modules.";
 
 BoundModule bind_call(const ModuleBinding& b) {
-  for (const CallSpec& s : call_specs()) {
-    if (std::find(s.types.begin(), s.types.end(), b.info.type) == s.types.end()) continue;
+  for (const CallSpec& s : kCallSpecs) {
+    bool match = false;
+    for (const char* t : s.types) match = match || (t && b.info.type == kModules + std::string(t));
+    if (!match) continue;
     Hparams h(b);
     OpRef op(s.target);
-    std::vector<std::pair<std::string, Object>> kwargs = s.fixed;
+    std::vector<std::pair<std::string, Object>> kwargs;
+    for (const auto& [kw, v] : s.fixed)
+      if (kw) kwargs.emplace_back(kw, std::string(v) == "True" ? Object(Value::boolean(true)) : Object(Value::str(v)));
     for (const auto& [hp, kw] : s.hp)
-      if (b.hparam(hp)) kwargs.emplace_back(kw, h.object(hp));
+      if (hp && b.hparam(hp)) kwargs.emplace_back(kw, h.object(hp));
     return [op, kwargs](const OpCall& call) -> Object { return op({call.args.at(0)}, kwargs); };
   }
   throw FxError("no call spec for " + b.info.type);
@@ -148,7 +152,9 @@ BoundModule bind_embedding(const ModuleBinding& b) {
 
 std::vector<std::string> call_types() {
   std::vector<std::string> out;
-  for (const CallSpec& s : call_specs()) out.insert(out.end(), s.types.begin(), s.types.end());
+  for (const CallSpec& s : kCallSpecs)
+    for (const char* t : s.types)
+      if (t) out.push_back(kModules + std::string(t));
   return out;
 }
 

@@ -5,11 +5,13 @@
 #include <cmath>
 #include <type_traits>
 
+#include "kernels/gelu_f32.h"
 #include "ops/elementwise.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/view_util.h"
 #include "support/error.h"
+#include "tensor/meta.h"
 
 namespace fx {
 namespace {
@@ -24,6 +26,11 @@ Tensor float_act(const Tensor& x, const char* name, Make make) {
     if constexpr (std::is_floating_point_v<T>) return make(T{});
     else return [](T v) { return v; };  // unreachable: the compute dtype is floating
   });
+}
+
+// Contiguous float32 data (not meta): the vectorised kernels of kernels/gelu_f32.h.
+bool f32_kernel_input(const Tensor& x) {
+  return x.dtype() == DType::Float32 && !meta_mode() && !x.is_meta() && x.is_contiguous();
 }
 
 Object finish(const Tensor& x, const Tensor& r, bool inplace) { return inplace ? write_inplace(x, r) : Object(r); }
@@ -117,6 +124,13 @@ Object gelu_op(const OpCall& call) {
   const std::string approx = a.str(1);
   if (approx != "none" && approx != "tanh") throw FxError("approximate argument must be either none or tanh.");
   const bool tanh_form = approx == "tanh";
+  const Tensor& x = a.tensor(0);
+  if (f32_kernel_input(x)) {
+    Tensor r = Tensor::empty(x.shape(), DType::Float32);
+    kernels::gelu_f32(tanh_form ? kernels::GeluF32::Tanh : kernels::GeluF32::Erf, x.numel(), x.data<float>(),
+                      r.data<float>());
+    return r;
+  }
   return float_act(a.tensor(0), "GeluKernelImpl", [tanh_form](auto t) {
     using T = decltype(t);
     return [tanh_form](T v) -> T {
@@ -135,6 +149,12 @@ Object simple_act(const OpCall& call) {
   static const char* names[] = {"silu", "mish", "hardswish", "hardsigmoid", "softsign", "tanhshrink", "logsigmoid"};
   static const Schema schema(std::string(names[kOp]) + "(input|self, inplace=False)");
   Args a = schema.parse(call);
+  if (kOp == 0 && f32_kernel_input(a.tensor(0))) {  // silu
+    const Tensor& x = a.tensor(0);
+    Tensor r = Tensor::empty(x.shape(), DType::Float32);
+    kernels::silu_f32(x.numel(), x.data<float>(), r.data<float>());
+    return finish(x, r, a.boolean(1));
+  }
   Tensor r = float_act(a.tensor(0), names[kOp], [](auto t) {
     using T = decltype(t);
     return [](T v) -> T {

@@ -79,10 +79,11 @@ Tensor conv3d_tensor(const Tensor& input0, const Tensor& weight0, const Tensor& 
                     std::to_string(ws[4]) + "). Kernel size can't be greater than actual input size");
   }
   if (input.dtype() == DType::Bool) throw FxError("\"slow_conv3d_cpu\" not implemented for 'Bool'");
-  Tensor x = to_dtype(input, compute_dtype(input.dtype())).contiguous();
+  // Integers compute in int64 (wrapping sums of products: the same low bits as torch's narrower ones).
+  Tensor x = to_dtype(input, wide_dtype(input.dtype())).contiguous();
   if (pad_hi != pad_lo) {  // 'same' with an even kernel: one more zero at the end of the dims that need it
     Tensor padded = Tensor::zeros({g.N, g.C, g.in[0], g.in[1], g.in[2]}, x.dtype());
-    dispatch_compute(x.dtype(), "conv3d", [&](auto tag) {
+    dispatch_wide(x.dtype(), "conv3d", [&](auto tag) {
       using T = decltype(tag);
       const int64_t D = input.shape()[2], H = input.shape()[3], W = input.shape()[4];
       for (int64_t p = 0; p < g.N * g.C; ++p)
@@ -100,7 +101,7 @@ Tensor conv3d_tensor(const Tensor& input0, const Tensor& weight0, const Tensor& 
     throw FxError("conv3d: bias must have " + std::to_string(g.OC) + " values, got " + shape_to_string(b.shape()));
   Shape shape{g.N, g.OC, g.out[0], g.out[1], g.out[2]};
   Tensor out = Tensor::empty(shape, x.dtype());
-  dispatch_compute(x.dtype(), "conv3d", [&](auto tag) {
+  dispatch_wide(x.dtype(), "conv3d", [&](auto tag) {
     using T = decltype(tag);
     const T* bp = b.defined() ? b.data<T>() : nullptr;
     if constexpr (std::is_same_v<T, bool>) (void)bp;  // refused above

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "ops/dispatch.h"
+#include "ops/dispatch_order.h"
 #include "ops/nn_util.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
@@ -75,7 +76,7 @@ Object unfold_op(const OpCall& call) {
   Shape shape{C * b.kh * b.kw, b.OH * b.OW};
   if (batched) shape.insert(shape.begin(), N);
   Tensor out = Tensor::empty(shape, kdt);
-  dispatch_compute(kdt, "im2col", [&](auto tag) {
+  dispatch_width(dtype_size(kdt), [&](auto tag) {  // only copies: one instantiation per element width
     using T = decltype(tag);
     for (int64_t n = 0; n < N; ++n)
       im2col<false, T>(b, C, x.data<T>() + n * C * b.H * b.W, out.data<T>() + n * C * b.kh * b.kw * b.OH * b.OW);
@@ -107,12 +108,12 @@ Object fold_op(const OpCall& call) {
                   std::to_string(b.OH) + " * " + std::to_string(b.OW) + " = " + std::to_string(b.OH * b.OW) +
                   ", but got input.size(2)=" + std::to_string(L) + ".");
   const int64_t C = rows / (b.kh * b.kw);
-  const DType kdt = compute_dtype(x0.dtype());
+  const DType kdt = wide_dtype(x0.dtype());  // integers sum in int64 (wrapping: the same low bits)
   Tensor x = to_dtype(x0, kdt).contiguous();
   Shape shape{C, os[0], os[1]};
   if (batched) shape.insert(shape.begin(), N);
   Tensor out = Tensor::zeros(shape, kdt);
-  dispatch_compute(kdt, "col2im", [&](auto tag) {
+  dispatch_wide(kdt, "col2im", [&](auto tag) {
     using T = decltype(tag);
     for (int64_t n = 0; n < N; ++n)
       im2col<true, T>(b, C, out.data<T>() + n * C * b.H * b.W, x.data<T>() + n * rows * L);

@@ -16,6 +16,7 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "kernels/gelu_f32.h"
 #include "kernels/gemm_f32.h"
 #include "ops/conv.h"
 #include "ops/matmul.h"
@@ -126,17 +127,9 @@ Object activate(const Object& y, const Activation& act) {
 void activate_in_place(Tensor& y, const Activation& act) {
   float* p = y.data<float>();
   const int64_t n = y.numel();
-  if (act.kind == "silu") {
-    for (int64_t i = 0; i < n; ++i) p[i] = p[i] / (1.0f + std::exp(-p[i]));
-  } else if (act.kind == "gelu" && act.approximate == "tanh") {
-    const float k = 0.7978845608028654f;  // √(2/π)
-    for (int64_t i = 0; i < n; ++i) {
-      const float x = p[i];
-      p[i] = 0.5f * x * (1.0f + std::tanh(k * (x + 0.044715f * x * x * x)));
-    }
-  } else if (act.kind == "gelu") {
-    for (int64_t i = 0; i < n; ++i) p[i] = 0.5f * p[i] * (1.0f + std::erf(p[i] * 0.7071067811865476f));
-  }
+  if (act.kind == "silu") kernels::silu_f32(n, p, p);
+  else if (act.kind == "gelu")
+    kernels::gelu_f32(act.approximate == "tanh" ? kernels::GeluF32::Tanh : kernels::GeluF32::Erf, n, p, p);
 }
 
 bool is_f32(const Tensor& t) { return t.defined() && t.dtype() == DType::Float32; }

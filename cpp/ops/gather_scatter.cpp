@@ -111,11 +111,12 @@ Tensor scatter(const Tensor& x, const Object& dim_o, const Tensor& index, const 
     });
     return out;
   }
-  // scatter_add accumulates in the compute dtype (float32 for the half types) and writes back once.
-  Tensor acc = to_dtype(out, compute_dtype(x.dtype())).contiguous();
+  // scatter_add accumulates in the compute dtype (float32 for the half types; integers in int64, whose
+  // wrapping sums have torch's low bits) and writes back once.
+  Tensor acc = to_dtype(out, wide_dtype(x.dtype())).contiguous();
   if (acc.storage() == out.storage()) acc = out;  // already a computable dtype: add in place
   Tensor s = to_dtype(src, acc.dtype());
-  dispatch_compute(acc.dtype(), "scatter_add", [&](auto tag) {
+  dispatch_wide(acc.dtype(), "scatter_add", [&](auto tag) {
     using T = decltype(tag);
     const T* ss = reinterpret_cast<const T*>(s.storage()->data());
     T* os = reinterpret_cast<T*>(acc.storage()->data());

@@ -18,26 +18,23 @@ namespace {
 enum Kind { Add, Copy, Fill };
 const char* const kNames[] = {"index_add", "index_copy", "index_fill"};
 
-template <int kKind, bool kInplace>
-Object index_update_op(const OpCall& call) {
-  static const Schema schema(std::string(kNames[kKind]) + (kInplace ? "_" : "") +
-                             (kKind == Add    ? "(input|self, dim, index, source, *, alpha=1)"
-                              : kKind == Copy ? "(input|self, dim, index, source)"
-                                              : "(input|self, dim, index, value)"));
+// One body for the six ops (kind and in-place are arguments, not template parameters: one copy of the
+// code in the binary); the ops below pass their schema.
+Object index_update(const OpCall& call, const Schema& schema, int kind, bool inplace) {
   Args a = schema.parse(call);
   const Tensor& x = a.tensor(0);
   const Tensor& index = a.tensor(2);
-  const std::string name = std::string(kNames[kKind]) + "_";
+  const std::string name = std::string(kNames[kind]) + "_";
   const int64_t d = checked_dim(a.integer(1), x.dim());
-  if (kKind == Add ? (index.dtype() != DType::Int64 && index.dtype() != DType::Int32) : index.dtype() != DType::Int64)
-    throw FxError(kKind == Copy ? name + "(): Expected a long tensor for index, but got " + torch_type_name(index.dtype())
-                  : kKind == Fill ? name + "(): Expected dtype int64 for index."
+  if (kind == Add ? (index.dtype() != DType::Int64 && index.dtype() != DType::Int32) : index.dtype() != DType::Int64)
+    throw FxError(kind == Copy ? name + "(): Expected a long tensor for index, but got " + torch_type_name(index.dtype())
+                  : kind == Fill ? name + "(): Expected dtype int64 for index."
                                   : name + "(): Expected dtype int32/int64 for index");
   if (index.dim() > 1) throw FxError(name + "(): Index is supposed to be a vector");
   const int64_t n = index.numel();
   const int64_t size = x.dim() == 0 ? 1 : x.shape()[d];
   Tensor src;
-  if (kKind == Fill) {
+  if (kind == Fill) {
     if (a[3].is_tensor() && a.tensor(3).dim() != 0)
       throw FxError(name + "(): Expected a 0-dim value tensor, but got tensor with " +
                     std::to_string(a.tensor(3).dim()) + " dimension(s).");
@@ -63,8 +60,8 @@ Object index_update_op(const OpCall& call) {
   int64_t outer = 1, inner = 1;
   for (int64_t k = 0; k < d; ++k) outer *= x.shape()[k];
   for (int64_t k = d + 1; k < x.dim(); ++k) inner *= x.shape()[k];
-  const Number alpha = kKind == Add ? a.number(4) : Number::integer(1);
-  dispatch_wide(kdt, kNames[kKind], [&](auto tag) {
+  const Number alpha = kind == Add ? a.number(4) : Number::integer(1);
+  dispatch_wide(kdt, kNames[kind], [&](auto tag) {
     using T = decltype(tag);
     Tensor idx = to_dtype(index, DType::Int64).contiguous();
     const T al = static_cast<T>(alpha.as_double());
@@ -79,8 +76,8 @@ Object index_update_op(const OpCall& call) {
       for (int64_t p = 0; p < outer; ++p)
         for (int64_t q = 0; q < inner; ++q) {
           T& t = o[(p * size + j) * inner + q];
-          const T v = kKind == Fill ? sp[0] : sp[(p * n + i) * inner + q];
-          if constexpr (kKind == Add) {
+          const T v = kind == Fill ? sp[0] : sp[(p * n + i) * inner + q];
+          if (kind == Add) {
             if constexpr (std::is_same_v<T, bool>) t = t || v;
             else t = static_cast<T>(t + (unit ? v : static_cast<T>(al * v)));
           } else {
@@ -89,11 +86,20 @@ Object index_update_op(const OpCall& call) {
         }
     }
   });
-  if (kInplace) {
+  if (inplace) {
     copy_into(x, to_dtype(acc, x.dtype()));
     return x;
   }
   return to_dtype(acc, x.dtype());
+}
+
+template <int kKind, bool kInplace>
+Object index_update_op(const OpCall& call) {
+  static const Schema schema(std::string(kNames[kKind]) + (kInplace ? "_" : "") +
+                             (kKind == Add    ? "(input|self, dim, index, source, *, alpha=1)"
+                              : kKind == Copy ? "(input|self, dim, index, source)"
+                                              : "(input|self, dim, index, value)"));
+  return index_update(call, schema, kKind, kInplace);
 }
 
 template <int kKind>

@@ -146,14 +146,19 @@ Object layer_norm_impl(const Tensor& input, const std::vector<int64_t>& ns, cons
     return to_dtype(t, x.dtype()).contiguous();
   };
   Tensor w = param(weight, "weight"), b = param(bias, "bias");
-  Shape stat_shape(x.shape().begin(), x.shape().end() - nd);
-  for (int64_t i = 0; i < nd; ++i) stat_shape.push_back(1);
   Tensor out = Tensor::empty(x.shape(), x.dtype());
-  Tensor mean = Tensor::empty(stat_shape, x.dtype()), rstd = Tensor::empty(stat_shape, x.dtype());
+  Tensor mean, rstd;  // aten's native_layer_norm returns them; F.layer_norm does not
+  if (tuple) {
+    Shape stat_shape(x.shape().begin(), x.shape().end() - nd);
+    for (int64_t i = 0; i < nd; ++i) stat_shape.push_back(1);
+    mean = Tensor::empty(stat_shape, x.dtype());
+    rstd = Tensor::empty(stat_shape, x.dtype());
+  }
   dispatch_float(x.dtype(), "layer_norm", [&](auto tag) {
     using T = decltype(tag);
     kernels::layer_norm_rows<T>(x.data<T>(), w.defined() ? w.data<T>() : nullptr, b.defined() ? b.data<T>() : nullptr,
-                                out.data<T>(), rows, n, eps, mean.data<T>(), rstd.data<T>());
+                                out.data<T>(), rows, n, eps, tuple ? mean.data<T>() : nullptr,
+                                tuple ? rstd.data<T>() : nullptr);
   });
   Tensor y = restore_dtype(out, input.dtype());
   if (!tuple) return y;

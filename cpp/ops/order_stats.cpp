@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "ops/dispatch.h"
+#include "ops/dispatch_order.h"
 #include "ops/nn_util.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
@@ -50,8 +51,11 @@ Lanes lanes(const Tensor& x0, int64_t d, bool keepdim, const char* op, bool bool
 template <typename Pick>
 Object per_lane(const Tensor& x0, int64_t d, bool keepdim, const char* op, Pick pick, bool bool_ok = false) {
   Lanes l = lanes(x0, d, keepdim, op, bool_ok);
-  Tensor values = Tensor::empty(l.out_shape, l.x.dtype()), indices = Tensor::empty(l.out_shape, DType::Int64);
-  dispatch_compute(l.x.dtype(), op, [&](auto tag) {
+  // Picks only compare and copy values: every dtype runs as int64 or double (ops/dispatch.h).
+  const DType wt = order_dtype(l.x.dtype());
+  l.x = to_dtype(l.x, wt);
+  Tensor values = Tensor::empty(l.out_shape, wt), indices = Tensor::empty(l.out_shape, DType::Int64);
+  dispatch_order(wt, op, [&](auto tag) {
     using T = decltype(tag);
     std::vector<T> lane(static_cast<size_t>(l.n));
     for (int64_t o = 0; o < l.outer; ++o)
@@ -194,11 +198,9 @@ Interp interpolation(const std::string& s) {
   throw FxError("quantile() interpolation must be one of linear, lower, higher, midpoint or nearest. Got " + s);
 }
 
-template <bool kIgnoreNan>
-Object quantile_op(const OpCall& call) {
-  const char* name = kIgnoreNan ? "nanquantile" : "quantile";
-  static const Schema schema(std::string(name) +
-                             "(input|self, q, dim=None, keepdim=False, *, interpolation='linear', out=None)");
+// quantile and nanquantile (one copy of the code: ignore_nan is an argument, not a template parameter).
+Object quantile(const OpCall& call, const Schema& schema, bool ignore_nan) {
+  const char* name = ignore_nan ? "nanquantile" : "quantile";
   Args a = schema.parse(call);
   if (!a.is_none(5)) throw FxError(std::string(name) + "(): out= is not supported");
   const Tensor& x = a.tensor(0);
@@ -249,7 +251,7 @@ Object quantile_op(const OpCall& call) {
         const int64_t last = l.n - 1;
         for (int64_t j = 0; j < nq; ++j) {
           T rank;
-          if (kIgnoreNan) {
+          if (ignore_nan) {
             rank = qs[j] * static_cast<T>(valid - 1);
             if (rank < 0) rank = 0;
           } else {
@@ -270,6 +272,13 @@ Object quantile_op(const OpCall& call) {
       }
   });
   return out;
+}
+
+template <bool kIgnoreNan>
+Object quantile_op(const OpCall& call) {
+  static const Schema schema(std::string(kIgnoreNan ? "nanquantile" : "quantile") +
+                             "(input|self, q, dim=None, keepdim=False, *, interpolation='linear', out=None)");
+  return quantile(call, schema, kIgnoreNan);
 }
 
 OpDef def(const std::string& n, OpFn fn, Names overloads) noexcept {

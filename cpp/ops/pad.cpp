@@ -1,7 +1,7 @@
 // F.pad (constant with negative pads cropping, reflect, replicate, circular) and the aten pad ops.
 // `pad` lists (before, after) pairs starting from the last dim, as torch does.
-#include "kernels/convert.h"
 #include "ops/dispatch.h"
+#include "ops/dispatch_order.h"
 #include "ops/nn_util.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
@@ -59,9 +59,11 @@ Tensor pad_tensor(const Tensor& x0, const std::vector<int64_t>& pad, PadMode mod
   Tensor out = Tensor::empty(out_shape, x.dtype());
   const Shape in_strides = contiguous_strides(x.shape());
   const int64_t total = out.numel();
-  dispatch_all(x.dtype(), [&](auto tag) {
+  // Values are only copied: one instantiation per element width (the fill converted once, as torch does).
+  const Tensor fill_value = scalar_tensor(value, x.dtype());
+  dispatch_width(dtype_size(x.dtype()), [&](auto tag) {
     using T = decltype(tag);
-    const T fill = value.is_float() ? kernels::convert_value<T>(value.d) : kernels::convert_value<T>(value.i);
+    const T fill = *reinterpret_cast<const T*>(fill_value.storage()->data());
     std::vector<int64_t> idx(static_cast<size_t>(nd), 0);
     const T* src = x.data<T>();
     T* dst = out.data<T>();

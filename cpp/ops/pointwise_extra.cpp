@@ -5,6 +5,7 @@
 
 #include "ops/dispatch.h"
 #include "ops/call_op.h"
+#include "ops/nn_util.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/tensor_util.h"
@@ -85,7 +86,7 @@ Object nan_to_num_op(const OpCall& call) {
   const double neg = a.is_none(3) ? -big : a.number(3).as_double();
   const DType kdt = compute_dtype(x.dtype());
   Tensor y = to_dtype(x, kdt).contiguous().clone();
-  dispatch_compute(kdt, "nan_to_num", [&](auto tag) {
+  dispatch_float(kdt, "nan_to_num", [&](auto tag) {  // (floating dtypes only: the others returned above)
     using T = decltype(tag);
     T* p = y.data<T>();
     for (int64_t i = 0; i < y.numel(); ++i) {

@@ -3,13 +3,16 @@
 // [C, (H,) W]; every leading dim is a plane for the kernels.
 #include <cmath>
 
+#include "kernels/parallel.h"
 #include "kernels/pool.h"
+#include "kernels/pool_f32.h"
 #include "ops/nn_util.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/tensor_util.h"
 #include "support/error.h"
 #include "tensor/broadcast.h"
+#include "tensor/meta.h"
 
 namespace fx {
 namespace {
@@ -97,9 +100,25 @@ Object max_pool_op(const OpCall& call) {
   const Shape shape = out_shape(p, kSp, g.OH, g.OW);
   Tensor out = Tensor::empty(shape, p.x.dtype());
   Tensor idx = with_indices ? Tensor::empty(shape, DType::Int64) : Tensor();
+  const int64_t in_plane = p.H * p.W, out_plane = g.OH * g.OW;
+  if (p.x.dtype() == DType::Float32 && !with_indices && !meta_mode()) {
+    // The SIMD kernel, threads taking whole planes (each output computed the same way for any split).
+    // (Meta tensors go through dispatch_float below, which skips the kernel.)
+    const float* x = p.x.data<float>();
+    float* o = out.data<float>();
+    auto run = [&](size_t i0, size_t i1) {
+      for (size_t i = i0; i < i1; ++i) kernels::f32_max_pool_plane(g, x + i * in_plane, o + i * out_plane);
+    };
+    const size_t count = static_cast<size_t>(p.count);
+    // Work: the plane read plus one comparison a tap.
+    if (kernels::worth_parallel(double(count) * double(in_plane + out_plane * g.KH * g.KW)))
+      kernels::parallel_for(count, run);
+    else
+      run(0, count);
+    return restore_dtype(out, a.tensor(0).dtype());
+  }
   dispatch_float(p.x.dtype(), name.c_str(), [&](auto tag) {
     using T = decltype(tag);
-    const int64_t in_plane = p.H * p.W, out_plane = g.OH * g.OW;
     for (int64_t i = 0; i < p.count; ++i)
       kernels::max_pool_plane<T>(g, p.x.data<T>() + i * in_plane, out.data<T>() + i * out_plane,
                                  with_indices ? idx.data<int64_t>() + i * out_plane : nullptr);

@@ -49,16 +49,17 @@ Object getitem_op(const OpCall& call) {
   if (obj.is_sequence()) {
     const auto& items = obj.items();
     const int64_t n = static_cast<int64_t>(items.size());
-    const std::string kind = obj.kind() == Object::Kind::Tuple ? "tuple" : "list";
+    const char* kind = obj.kind() == Object::Kind::Tuple ? "tuple" : "list";  // for messages
     if (idx.is_value() && idx.value().kind() == ValueKind::Slice) {
       std::vector<Object> out;
       for (int64_t i : slice_positions(idx.value(), n)) out.push_back(items[i]);
       return obj.kind() == Object::Kind::Tuple ? Object::tuple(std::move(out)) : Object::list(std::move(out));
     }
     if (!is_int_object(idx) && !idx.is_tensor())
-      throw FxError(kind + " indices must be integers or slices, not " + idx.describe());
-    int64_t i = int_of(idx, kind + " index");
-    if (i < -n || i >= n) throw FxError(kind + " index out of range");
+      throw FxError(std::string(kind) + " indices must be integers or slices, not " + idx.describe());
+    const int64_t i = idx.is_value() && idx.value().kind() == ValueKind::Int ? idx.value().as_int()
+                                                                            : int_of(idx, std::string(kind) + " index");
+    if (i < -n || i >= n) throw FxError(std::string(kind) + " index out of range");
     return items[i < 0 ? i + n : i];
   }
   if (obj.kind() == Object::Kind::Dict) {

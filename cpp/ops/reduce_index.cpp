@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "ops/dispatch.h"
+#include "ops/dispatch_order.h"
 #include "ops/nn_util.h"
 #include "ops/reduce_util.h"
 #include "ops/registry.h"
@@ -31,12 +32,13 @@ template <bool kMax>
 std::pair<Tensor, Tensor> max_along(const Tensor& x0, std::optional<int64_t> dim, bool keepdim, const char* op) {
   if (x0.numel() == 0)
     throw FxError(std::string(op) + "(): Expected reduction dim to be specified for input.numel() == 0.");
-  Tensor x = to_dtype(x0, compute_dtype(x0.dtype()));
+  // Only compares and copies: every dtype runs as int64 or double (ops/dispatch.h).
+  Tensor x = to_dtype(x0, order_dtype(x0.dtype()));
   std::optional<std::vector<int64_t>> dims;
   if (dim) dims = std::vector<int64_t>{*dim};
   ReducePlan p = plan_reduce(x, dims, keepdim);
   Tensor values = Tensor::empty(p.out_shape, x.dtype()), indices = Tensor::empty(p.out_shape, DType::Int64);
-  dispatch_compute(x.dtype(), op, [&](auto tag) {
+  dispatch_order(x.dtype(), op, [&](auto tag) {
     using T = decltype(tag);
     for (int64_t o = 0; o < p.outer; ++o) {
       const T* r = p.x.data<T>() + o * p.reduce;
@@ -89,7 +91,7 @@ Object cum_op(const OpCall& call) {
   int64_t outer = 1, n = 1, inner = 1;
   for (int64_t i = 0; i < c.dim(); ++i) (i < d ? outer : i == d ? n : inner) *= c.shape()[i];
   Tensor y = Tensor::empty(c.shape(), c.dtype());
-  dispatch_compute(c.dtype(), name, [&](auto tag) {
+  dispatch_wide(c.dtype(), name, [&](auto tag) {  // (c is float32, float64 or int64)
     using T = decltype(tag);
     using Acc = std::conditional_t<std::is_floating_point_v<T>, double, uint64_t>;
     for (int64_t o = 0; o < outer; ++o)

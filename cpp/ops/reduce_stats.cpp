@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "ops/dispatch.h"
+#include "ops/dispatch_order.h"
 #include "ops/nn_util.h"
 #include "ops/reduce_util.h"
 #include "ops/registry.h"
@@ -167,7 +168,7 @@ Object prod_op(const OpCall& call) {
   if (!a.is_none(1)) dims = std::vector<int64_t>{a.integer(1)};
   ReducePlan p = plan_reduce(to_dtype(x, compute_dtype(out)), dims, a.boolean(2));
   Tensor y = Tensor::empty(p.out_shape, compute_dtype(out));
-  dispatch_compute(y.dtype(), "prod", [&](auto tag) {
+  dispatch_wide(y.dtype(), "prod", [&](auto tag) {  // (y is float32, float64 or int64)
     using T = decltype(tag);
     if constexpr (std::is_floating_point_v<T>) {
       for (int64_t o = 0; o < p.outer; ++o) {
@@ -193,10 +194,10 @@ Object amax_op(const OpCall& call) {
   Args a = schema.parse(call);
   const Tensor& x0 = a.tensor(0);
   if (x0.numel() == 0) throw FxError(std::string(kMax ? "amax" : "amin") + "(): Expected reduction dim to be specified for input.numel() == 0.");
-  Tensor x = to_dtype(x0, compute_dtype(x0.dtype()));
+  Tensor x = to_dtype(x0, order_dtype(x0.dtype()));  // only compares: int64 or double (ops/dispatch_order.h)
   ReducePlan p = plan_reduce(x, a.int_list(1), a.boolean(2));
   Tensor y = Tensor::empty(p.out_shape, x.dtype());
-  dispatch_compute(x.dtype(), kMax ? "amax" : "amin", [&](auto tag) {
+  dispatch_order(x.dtype(), kMax ? "amax" : "amin", [&](auto tag) {
     using T = decltype(tag);
     for (int64_t o = 0; o < p.outer; ++o) {
       const T* r = p.x.data<T>() + o * p.reduce;

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "ops/dispatch.h"
+#include "ops/dispatch_order.h"
 #include "ops/nn_util.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
@@ -22,18 +23,18 @@ void lane_sizes(const Tensor& x, int64_t d, int64_t* outer, int64_t* n, int64_t*
   for (int64_t i = 0; i < x.dim(); ++i) (i < d ? *outer : i == d ? *n : *inner) *= x.shape()[i];
 }
 
-template <bool kMax>
-Object cumext_op(const OpCall& call) {
-  const char* name = kMax ? "cummax" : "cummin";
-  static const Schema schema(std::string(name) + "(input|self, dim)");
+// cummax and cummin (one copy of the code: is_max is an argument, not a template parameter).
+Object cumext(const OpCall& call, const Schema& schema, bool is_max) {
+  const char* name = is_max ? "cummax" : "cummin";
   Args a = schema.parse(call);
   const Tensor& x0 = a.tensor(0);
   const int64_t d = wrap_dim(a.integer(1), x0.dim());
-  Tensor x = to_dtype(x0, compute_dtype(x0.dtype())).contiguous();
+  // Only compares and copies: every dtype runs as int64 or double (ops/dispatch.h).
+  Tensor x = to_dtype(x0, order_dtype(x0.dtype())).contiguous();
   int64_t outer, n, inner;
   lane_sizes(x, d, &outer, &n, &inner);
   Tensor values = Tensor::empty(x.shape(), x.dtype()), indices = Tensor::empty(x.shape(), DType::Int64);
-  dispatch_compute(x.dtype(), name, [&](auto tag) {
+  dispatch_order(x.dtype(), name, [&](auto tag) {
     using T = decltype(tag);
     auto isnan = [](T v) {
       if constexpr (std::is_floating_point_v<T>) return v != v;
@@ -49,13 +50,19 @@ Object cumext_op(const OpCall& call) {
         for (int64_t k = 0; k < n; ++k) {
           const int64_t at = (o * n + k) * inner + i;
           const T v = src[at];
-          if (k == 0 || isnan(v) || (!isnan(best) && (kMax ? v >= best : v <= best))) best = v, bi = k;
+          if (k == 0 || isnan(v) || (!isnan(best) && (is_max ? v >= best : v <= best))) best = v, bi = k;
           vo[at] = best;
           io[at] = bi;
         }
       }
   });
   return Object::tuple({restore_dtype(values, x0.dtype()), indices});
+}
+
+template <bool kMax>
+Object cumext_op(const OpCall& call) {
+  static const Schema schema(std::string(kMax ? "cummax" : "cummin") + "(input|self, dim)");
+  return cumext(call, schema, kMax);
 }
 
 // log(exp(x) + exp(y)) as torch's _log_add_exp_helper: infinities of one sign stay themselves.

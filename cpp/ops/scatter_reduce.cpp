@@ -42,17 +42,19 @@ Tensor scatter_reduce_into(const Tensor& out, int64_t dim, const Tensor& index, 
       throw FxError("Size does not match at dimension " + std::to_string(k) + " expected index " +
                     shape_to_string(index.shape()) + " to be no larger than src " + shape_to_string(src0.shape()));
   }
-  const DType kdt = compute_dtype(out.dtype());
+  // Integers accumulate in int64 (wrapping: the same low bits as torch's narrower sums and products).
+  const DType kdt = wide_dtype(out.dtype());
   Tensor acc = to_dtype(out, kdt).contiguous().clone();
   Tensor src = to_dtype(src0, kdt);
-  dispatch_compute(kdt, name, [&](auto tag) {
+  std::vector<int64_t> count;
+  dispatch_wide(kdt, name, [&](auto tag) {
     using T = decltype(tag);
     T* o = acc.data<T>();
     const T* s = reinterpret_cast<const T*>(src.storage()->data());
     Tensor idx = index.contiguous();
     const int64_t n = idx.numel(), nd = idx.dim();
     const int64_t size = out.dim() == 0 ? 1 : out.shape()[d];
-    std::vector<int64_t> count(static_cast<size_t>(acc.numel()), include_self ? 1 : 0);
+    count.assign(static_cast<size_t>(acc.numel()), include_self ? 1 : 0);
     std::vector<int64_t> pos(static_cast<size_t>(nd), 0);
     for (int64_t i = 0; i < n; ++i) {
       int64_t j = idx.data<int64_t>()[i];
@@ -85,15 +87,20 @@ Tensor scatter_reduce_into(const Tensor& out, int64_t dim, const Tensor& index, 
         pos[k] = 0;
       }
     }
-    if (op == Reduce::Mean) {
-      for (int64_t i = 0; i < acc.numel(); ++i) {
-        const int64_t c = count[i] == 0 ? 1 : count[i];
-        if constexpr (std::is_floating_point_v<T>) o[i] = o[i] / static_cast<T>(c);
-        else if constexpr (!std::is_same_v<T, bool>) {
-          int64_t q = static_cast<int64_t>(o[i]) / c;
-          if ((static_cast<int64_t>(o[i]) % c != 0) && (o[i] < 0)) --q;
-          o[i] = static_cast<T>(q);
-        }
+  });
+  if (op != Reduce::Mean) return acc;
+  // torch divides a sum wrapped in the input's own integer dtype.
+  if (kdt != out.dtype() && kdt == DType::Int64) acc = to_dtype(to_dtype(acc, out.dtype()), kdt);
+  dispatch_wide(kdt, name, [&](auto tag) {
+    using T = decltype(tag);
+    T* o = acc.data<T>();
+    for (int64_t i = 0; i < acc.numel(); ++i) {
+      const int64_t c = count[i] == 0 ? 1 : count[i];
+      if constexpr (std::is_floating_point_v<T>) o[i] = o[i] / static_cast<T>(c);
+      else if constexpr (!std::is_same_v<T, bool>) {
+        int64_t q = static_cast<int64_t>(o[i]) / c;
+        if ((static_cast<int64_t>(o[i]) % c != 0) && (o[i] < 0)) --q;
+        o[i] = static_cast<T>(q);
       }
     }
   });

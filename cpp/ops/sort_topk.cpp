@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "ops/dispatch.h"
+#include "ops/dispatch_order.h"
 #include "ops/nn_util.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
@@ -19,7 +20,7 @@ namespace {
 // Sorts each lane of x along d; keeps the first k of each (k = size for a full sort).
 std::pair<Tensor, Tensor> sort_lanes(const Tensor& x0, int64_t dim, bool descending, int64_t k, const char* op) {
   const int64_t d = x0.dim() == 0 ? 0 : wrap_dim(dim, x0.dim());
-  const DType kdt = wide_dtype(x0.dtype());  // integers sort as int64: the same order, one instantiation
+  const DType kdt = order_dtype(x0.dtype());  // every dtype sorts as int64 or double: the same order
   Tensor x = to_dtype(x0, kdt).contiguous();
   const int64_t size = x0.dim() == 0 ? 1 : x0.shape()[d];
   Shape shape = x0.shape();
@@ -28,7 +29,7 @@ std::pair<Tensor, Tensor> sort_lanes(const Tensor& x0, int64_t dim, bool descend
   for (int64_t i = 0; i < d; ++i) outer *= x0.shape()[i];
   for (int64_t i = d + 1; i < x0.dim(); ++i) inner *= x0.shape()[i];
   Tensor values = Tensor::empty(shape, kdt), indices = Tensor::empty(shape, DType::Int64);
-  dispatch_wide(kdt, op, [&](auto tag) {
+  dispatch_order(kdt, op, [&](auto tag) {
     using T = decltype(tag);
     auto isnan = [](T v) {
       if constexpr (std::is_floating_point_v<T>) return v != v;

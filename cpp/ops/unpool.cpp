@@ -105,39 +105,39 @@ Object aten_unpool3d_op(const OpCall& call) {
   return max_unpool_tensor(a.tensor(0), a.tensor(1), *a.int_list(2), 3);
 }
 
-// F.max_unpool{kSp}d(input, indices, kernel_size, stride=None, padding=0, output_size=None).
-template <int kSp>
-Object f_unpool_op(const OpCall& call) {
+// F.max_unpool{sp}d(input, indices, kernel_size, stride=None, padding=0, output_size=None). (sp is an
+// argument, not a template parameter: one copy of the code.)
+Object f_unpool(const OpCall& call, int sp) {
   static const Schema schema("max_unpool(input, indices, kernel_size, stride=None, padding=0, output_size=None)");
   Args a = schema.parse(call);
   const Tensor& x = a.tensor(0);
-  const std::vector<int64_t> k = arg_ints(a, 2, kSp, "kernel_size");
+  const std::vector<int64_t> k = arg_ints(a, 2, sp, "kernel_size");
   auto so = a.int_list(3);
-  const std::vector<int64_t> s = so ? expand_ints(*so, kSp, "stride") : k;
-  const std::vector<int64_t> p = arg_ints(a, 4, kSp, "padding");
-  if (x.dim() < kSp) throw FxError("max_unpool" + std::to_string(kSp) + "d: input has too few dimensions");
-  std::vector<int64_t> def(kSp), out;
-  for (int d = 0; d < kSp; ++d) def[d] = (x.shape()[x.dim() - kSp + d] - 1) * s[d] + k[d] - 2 * p[d];
+  const std::vector<int64_t> s = so ? expand_ints(*so, sp, "stride") : k;
+  const std::vector<int64_t> p = arg_ints(a, 4, sp, "padding");
+  if (x.dim() < sp) throw FxError("max_unpool" + std::to_string(sp) + "d: input has too few dimensions");
+  std::vector<int64_t> def(sp), out;
+  for (int d = 0; d < sp; ++d) def[d] = (x.shape()[x.dim() - sp + d] - 1) * s[d] + k[d] - 2 * p[d];
   if (a.is_none(5)) {
     out = def;
   } else {
     out = *a.int_list(5);
-    if (out.size() == static_cast<size_t>(kSp + 2)) out.erase(out.begin(), out.begin() + 2);
-    if (out.size() != static_cast<size_t>(kSp))
-      throw FxError("output_size should be a sequence containing " + std::to_string(kSp) + " or " +
-                    std::to_string(kSp + 2) + " elements, but it has a length of '" + std::to_string(out.size()) + "'");
-    for (int d = 0; d < kSp; ++d)
+    if (out.size() == static_cast<size_t>(sp + 2)) out.erase(out.begin(), out.begin() + 2);
+    if (out.size() != static_cast<size_t>(sp))
+      throw FxError("output_size should be a sequence containing " + std::to_string(sp) + " or " +
+                    std::to_string(sp + 2) + " elements, but it has a length of '" + std::to_string(out.size()) + "'");
+    for (int d = 0; d < sp; ++d)
       if (!(def[d] - s[d] < out[d] && out[d] < def[d] + s[d]))
         throw FxError("invalid output_size \"" + list_string(out) + "\" (dim " + std::to_string(d) +
                       " must be between " + std::to_string(def[d] - s[d]) + " and " +
                       std::to_string(def[d] + s[d]) + ")");
   }
-  for (int d = 0; d < kSp; ++d)
+  for (int d = 0; d < sp; ++d)
     if (out[d] < 0)
       throw FxError("max_unpooling: output_size must contain non-negative spatial dimensions, but got output_size[" +
                     std::to_string(d) + "]=" + std::to_string(out[d]));
-  if (kSp == 3) return max_unpool_tensor(x, a.tensor(1), out, 3);
-  if (kSp == 2) return max_unpool_tensor(x, a.tensor(1), out, 2);
+  if (sp == 3) return max_unpool_tensor(x, a.tensor(1), out, 3);
+  if (sp == 2) return max_unpool_tensor(x, a.tensor(1), out, 2);
   // 1-d: max_unpool2d on a trailing unit dim, as torch does.
   auto unsqueezed = [](const Tensor& t) {
     Shape sh = t.shape();
@@ -149,6 +149,11 @@ Object f_unpool_op(const OpCall& call) {
   Shape sh = r.shape();
   sh.pop_back();
   return view_as_shape(r, sh);
+}
+
+template <int kSp>
+Object f_unpool_op(const OpCall& call) {
+  return f_unpool(call, kSp);
 }
 
 const OpRegistrar reg_f1{OpDef{"torch.nn.functional.max_unpool1d", {}, {}, f_unpool_op<1>}};

@@ -112,15 +112,26 @@ std::vector<int64_t> ints_of(const Object& o, const std::string& what) {
 }
 
 std::vector<int64_t> vararg_ints(const OpCall& call, size_t first, const std::string& kw, const std::string& op) {
+  // The argument's name for messages is built only when a value is not a plain int: this runs for every
+  // view / reshape / permute / repeat a model makes.
+  auto int_at = [&](const Object& x) {
+    if (x.is_value() && x.value().kind() == ValueKind::Int) return x.value().as_int();
+    return int_of(x, op + "(): argument '" + kw + "'");
+  };
+  auto ints_at = [&](const Object& o) {
+    std::vector<int64_t> out;
+    if (!o.is_sequence()) return std::vector<int64_t>{int_at(o)};
+    for (const Object& x : o.items()) out.push_back(int_at(x));
+    return out;
+  };
   for (const auto& [k, v] : call.kwargs) {
     if (k != kw) throw FxError(op + "() got an unexpected keyword argument '" + k + "'");
     if (call.args.size() > first) throw FxError(op + "() got multiple values for argument '" + kw + "'");
-    return ints_of(v, op + "(): argument '" + kw + "'");
+    return ints_at(v);
   }
-  if (call.args.size() == first + 1 && call.args[first].is_sequence())
-    return ints_of(call.args[first], op + "(): argument '" + kw + "'");
+  if (call.args.size() == first + 1 && call.args[first].is_sequence()) return ints_at(call.args[first]);
   std::vector<int64_t> out;
-  for (size_t i = first; i < call.args.size(); ++i) out.push_back(int_of(call.args[i], op + "(): argument '" + kw + "'"));
+  for (size_t i = first; i < call.args.size(); ++i) out.push_back(int_at(call.args[i]));
   return out;
 }
 

@@ -1,9 +1,11 @@
 // Selection and bounds: where(cond, a, b) (tensors or Python numbers, promoted as torch does),
 // masked_fill / masked_fill_, clamp / clip / clamp_min / clamp_max with number or tensor bounds.
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 
 #include "kernels/copy_strided.h"
+#include "kernels/elementwise_f32.h"
 #include "ops/elementwise.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
@@ -53,6 +55,19 @@ Tensor masked_fill(const Tensor& x, const Tensor& mask, const Object& value) {
   if (!v.is_scalar && v.tensor.dim() != 0)
     throw FxError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with " +
                   std::to_string(v.tensor.dim()) + " dimension(s).");
+  // float32 with a number and a packed mask that repeats over x's leading dims: one pass, no broadcast walk.
+  // (A finite value beyond float32's range goes the generic way, which decides what torch does with it.)
+  const double fill = v.is_scalar ? v.number.as_double() : 0.0;
+  if (v.is_scalar && !(std::isfinite(fill) && std::fabs(fill) > 3.4028234663852886e38) &&
+      x.dtype() == DType::Float32 && !meta_mode() && !x.is_meta() && x.is_contiguous() &&
+      mask.is_contiguous() && mask.dim() <= x.dim() &&
+      std::equal(mask.shape().begin(), mask.shape().end(), x.shape().end() - mask.dim())) {
+    Tensor out = Tensor::empty(x.shape(), DType::Float32);
+    const int64_t m = mask.numel();
+    kernels::masked_fill_f32(m ? x.numel() / m : 0, m, x.data<float>(), mask.data<bool>(),
+                             static_cast<float>(fill), out.data<float>());
+    return out;
+  }
   Operand self;
   self.tensor = x;
   Tensor r = where(mask, v, self, x.dtype());

@@ -152,6 +152,7 @@ Interpreter::Interpreter(const GraphModule& gm, bool fuse) : gm_(gm) {
   // doubled the load-time packing).
   std::vector<std::pair<FusionChain, BoundModule>> fused;
   std::unordered_set<const Node*> fused_head;
+  std::unordered_set<const Node*> absorbed;  // run as part of a chain: never bound on their own
   if (fuse) {
     // The chains the fusion pass would rewrite (passes/fuse.h), restricted to what the leaf modules' fused
     // binders take; the graph itself is left as it is.
@@ -176,6 +177,7 @@ Interpreter::Interpreter(const GraphModule& gm, bool fuse) : gm_(gm) {
       }
       if (!bound) continue;
       fused_head.insert(c.head);
+      absorbed.insert(c.absorbed.begin(), c.absorbed.end());
       fused.emplace_back(c, std::move(bound));
     }
   }
@@ -195,7 +197,7 @@ Interpreter::Interpreter(const GraphModule& gm, bool fuse) : gm_(gm) {
     }
     if (n.op() == Op::GetAttr) s.attr = resolve_attr(gm, n);
     if (n.op() == Op::CallFunction || n.op() == Op::CallMethod) s.def = OpRegistry::global().find(n.op(), n.target());
-    if (n.op() == Op::CallModule && !fused_head.count(&n)) {
+    if (n.op() == Op::CallModule && !fused_head.count(&n) && !absorbed.count(&n)) {
       const ModuleInfo& info = gm.modules().at(n.target());  // find_unsupported checked it exists
       try {
         s.module = ModuleRegistry::global().find(info.type)(ModuleBinding{gm, n.target(), info});

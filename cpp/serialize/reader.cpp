@@ -3,9 +3,11 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "serialize/json_parse.h"
 #include "serialize/limits.h"
 #include "serialize/pytree_json.h"
 #include "serialize/safetensors.h"
@@ -91,14 +93,19 @@ void read_tensors(const Json& program, const fxw::Container& c, const std::share
                   GraphModule& gm, std::unordered_map<std::string, Tensor>& reference) {
   const Json* kinds = member(program, "tensors");
   if (kinds && !kinds->is_object()) bad("program.tensors must be an object");
-  std::unordered_map<std::string, const fxw::TensorEntry*> entries;
-  for (const fxw::TensorEntry& e : c.tensors) entries[e.name] = &e;
+  std::unordered_set<std::string_view> entries;
+  for (const fxw::TensorEntry& e : c.tensors) entries.insert(e.name);
+  // program.tensors by name (a Json object finds a key by scanning it: quadratic over a few hundred tensors).
+  std::unordered_map<std::string_view, const Json*> listed;
   if (kinds) {
-    for (auto it = kinds->begin(); it != kinds->end(); ++it)
+    for (auto it = kinds->begin(); it != kinds->end(); ++it) {
       if (!entries.count(it.key())) bad("program.tensors lists '" + fxw::clip(it.key()) + "', which is not in the header");
+      listed.emplace(it.key(), &it.value());
+    }
   }
   for (const fxw::TensorEntry& e : c.tensors) {
-    const Json* kind = kinds ? member(*kinds, e.name.c_str()) : nullptr;
+    auto found = listed.find(e.name);
+    const Json* kind = found == listed.end() ? nullptr : found->second;
     if (!kind) bad("tensor '" + e.name + "' of the header is not listed in program.tensors");
     if (!kind->is_string()) bad("program.tensors['" + e.name + "'] must be a string");
     bool is_reference = false;
@@ -269,7 +276,7 @@ std::unique_ptr<GraphModule> read_fxw_block(std::shared_ptr<uint8_t> file, size_
   fxw::check_json_depth(c.program, "fxwasm file: program");
   Json program;
   try {
-    program = Json::parse(c.program);
+    program = fxw::parse_json(c.program);
   } catch (const Json::exception& e) {
     bad("program is not valid JSON (" + fxw::clip(e.what(), 300) + ")");
   }

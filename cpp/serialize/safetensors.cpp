@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "serialize/json_parse.h"
 #include "serialize/limits.h"
 #include "support/error.h"
 
@@ -118,7 +119,7 @@ Container parse_container(const uint8_t* bytes, size_t size) {
   check_json_depth(text, "fxwasm file: header");
   Json header;
   try {
-    header = Json::parse(text);
+    header = parse_json(text);
   } catch (const Json::exception& e) {
     bad("header is not valid JSON (" + clip(e.what(), 300) + ")");
   }
@@ -130,16 +131,16 @@ Container parse_container(const uint8_t* bytes, size_t size) {
 
   auto meta = header.find("__metadata__");
   if (meta == header.end() || !meta->is_object()) bad("no __metadata__ (this is not an fxwasm file)");
-  auto meta_string = [&](const char* key) -> std::string {
+  auto meta_string = [&](const char* key) -> std::string& {
     auto it = meta->find(key);
     if (it == meta->end() || !it->is_string()) bad(std::string("__metadata__.") + key + " is missing or not a string");
-    return it->get<std::string>();
+    return it->get_ref<std::string&>();
   };
   const std::string format = meta_string("format");
   if (format != "fxwasm") bad("__metadata__.format is '" + format + "', expected 'fxwasm'");
   const std::string version = meta_string("format_version");
   if (version != "1") bad("format_version '" + version + "' is not supported (this reader reads version 1)");
-  c.program = meta_string("program");
+  c.program = std::move(meta_string("program"));  // the header is done with it: no copy
 
   std::vector<TensorEntry> pads;
   for (auto it = header.begin(); it != header.end(); ++it) {

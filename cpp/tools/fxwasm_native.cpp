@@ -2,6 +2,10 @@
 // tests/corpus/zoo.py) and for profiling outside the browser.
 //   fxwasm_native check FILE... [--rtol R] [--atol A]
 // prints "PASS <stem> <ms>" or "FAIL <stem>: <why>" per file; exit 0 when all pass, 1 otherwise, 2 on usage.
+//   fxwasm_native bench FILE [--runs N]
+// loads FILE, runs its reference inputs N times (default 200) and prints the load time and the median and
+// best run times in ms (a native view of the per-run cost, e.g. under perf).
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -37,13 +41,57 @@ std::string check_file(const std::string& path, double rtol, double atol) {
 }
 
 int usage() {
-  std::cerr << "usage: fxwasm_native check FILE... [--rtol R] [--atol A]\n";
+  std::cerr << "usage: fxwasm_native check FILE... [--rtol R] [--atol A]\n"
+               "       fxwasm_native bench FILE [--runs N]\n";
   return 2;
+}
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+int bench(const std::string& path, int runs) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::cerr << path << ": cannot read the file\n";
+    return 1;
+  }
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  try {
+    auto t0 = Clock::now();
+    auto model = fx::Model::load(bytes.data(), bytes.size(), path);
+    const double load_ms = ms_since(t0);
+    const fx::Reference& ref = model->graph_module().reference();
+    if (!ref.present) {
+      std::cerr << path << ": no reference inputs in the file\n";
+      return 1;
+    }
+    std::vector<double> times;
+    for (int i = 0; i < runs; ++i) {
+      t0 = Clock::now();
+      model->run(ref.inputs);
+      times.push_back(ms_since(t0));
+    }
+    std::sort(times.begin(), times.end());
+    std::cout << "load " << load_ms << " ms, run median " << times[times.size() / 2] << " ms, best " << times[0]
+              << " ms (" << runs << " runs)" << std::endl;
+    return 0;
+  } catch (const std::exception& e) {
+    std::cerr << e.what() << "\n";
+    return 1;
+  }
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc >= 3 && std::string(argv[1]) == "bench") {
+    int runs = 200;
+    if (argc == 5 && std::string(argv[3]) == "--runs") runs = std::atoi(argv[4]);
+    else if (argc != 3) return usage();
+    return runs > 0 ? bench(argv[2], runs) : usage();
+  }
   if (argc < 3 || std::string(argv[1]) != "check") return usage();
   double rtol = 1e-4, atol = 1e-5;
   std::vector<std::string> files;

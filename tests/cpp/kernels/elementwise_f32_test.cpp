@@ -72,3 +72,27 @@ TEST(ElementwiseF32, UnaryAbsNegRelu) {
 
 }  // namespace
 }  // namespace fx::kernels
+
+namespace fx::kernels {
+namespace {
+
+// masked_fill_f32: each block of m values takes the value where the (repeating) mask is set; every
+// length around the vector width, 0 to 3 blocks.
+TEST(ElementwiseF32, MaskedFillRepeatsTheMaskOverBlocks) {
+  for (int64_t m = 0; m <= 19; ++m)
+    for (int64_t blocks = 0; blocks <= 3; ++blocks) {
+      std::vector<float> x = values(blocks * m, 0.5f), y(x.size(), 7.0f);
+      std::vector<char> mask(static_cast<size_t>(m) + 1);
+      for (int64_t i = 0; i < m; ++i) mask[i] = (i * 7 + m) % 3 == 0;
+      masked_fill_f32(blocks, m, x.data(), reinterpret_cast<const bool*>(mask.data()),
+                      -std::numeric_limits<float>::infinity(), y.data());
+      for (int64_t b = 0; b < blocks; ++b)
+        for (int64_t i = 0; i < m; ++i) {
+          const float want = mask[i] ? -std::numeric_limits<float>::infinity() : x[b * m + i];
+          EXPECT_TRUE(same_bits(y[b * m + i], want)) << "m=" << m << " b=" << b << " i=" << i;
+        }
+    }
+}
+
+}  // namespace
+}  // namespace fx::kernels

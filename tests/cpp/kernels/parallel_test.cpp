@@ -91,9 +91,12 @@ TEST(Parallel, GemmIsBitIdenticalForAnyThreadCount) {
 }
 
 TEST(Parallel, ConvIsBitIdenticalForAnyThreadCount) {
-  // A resnet18-sized 3×3 layer, a 7×7 stride-2 stem, and one with many output channels (the large-A path).
+  // A resnet18-sized 3×3 layer, a 7×7 stride-2 stem, one with many output channels (the large-A path), and
+  // few pixel panels, where threads split the output channels instead (resnet18's 7×7 layer; an output
+  // channel count that is no multiple of the micro-kernel's rows).
   struct Case { int64_t C, H, OC, K, S; };
-  for (const Case c : {Case{64, 56, 64, 3, 1}, Case{3, 64, 16, 7, 2}, Case{256, 14, 2048, 1, 1}}) {
+  for (const Case c : {Case{64, 56, 64, 3, 1}, Case{3, 64, 16, 7, 2}, Case{256, 14, 2048, 1, 1},
+                       Case{512, 7, 512, 3, 1}, Case{32, 5, 130, 3, 1}}) {
     kernels::ConvGeom g;
     g.C = c.C, g.H = g.W = c.H, g.KH = g.KW = c.K, g.SH = g.SW = c.S, g.PH = g.PW = c.K / 2;
     g.OH = g.OW = (c.H + 2 * (c.K / 2) - c.K) / c.S + 1;

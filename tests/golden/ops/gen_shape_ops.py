@@ -351,15 +351,22 @@ case("zero_", "zero_", [tensor([3], I64)], call="method", after=[0])
 
 # --- elementwise math and activations ----------------------------------------------------------------
 act_input = torch.tensor([-30.0, -3.5, -1.0, -0.25, 0.0, 0.3, 1.0, 2.9, 6.5, 25.0, float("nan")])
+# torch's float32 gelu cancels in 1 + erf(x/√2) for x < 0: absolute error up to ~|x|·2^-24 (1.3e-7 at -3.5,
+# where the exact value is -8.142018e-4 and torch gives -8.143336e-4). fxwasm's kernel (kernels/gelu_f32.h)
+# keeps the negative tail to a few ulp, so these cases compare at torch's own absolute error.
+GELU_F32_ATOL = 3e-7
 for dt in [F32, F64, F16, BF16]:
     a = act_input.to(dt)
     n = NAMES[dt]
     for fn in ["relu6", "leaky_relu", "elu", "selu", "celu", "gelu", "silu", "mish", "hardswish", "hardsigmoid",
                "hardtanh", "softplus", "softsign", "tanhshrink", "logsigmoid", "hardshrink", "softshrink"]:
         case(f"{fn}/{n}", f"torch.nn.functional.{fn}", [a])
+        if fn == "gelu" and dt == F32:
+            cases[-1]["atol"] = GELU_F32_ATOL
 case("gelu/tanh", "torch.nn.functional.gelu", [act_input], {"approximate": "tanh"})
 case("gelu/bad", "torch.nn.functional.gelu", [act_input], {"approximate": "fast"})
 case("gelu/aten", "aten.gelu.default", [act_input])
+cases[-1]["atol"] = GELU_F32_ATOL
 case("leaky_relu/slope", "torch.nn.functional.leaky_relu", [act_input, 0.2])
 case("elu/alpha", "torch.nn.functional.elu", [act_input], {"alpha": 0.5})
 case("celu/alpha", "torch.nn.functional.celu", [act_input, 2.0])

@@ -1,0 +1,196 @@
+#include "kernels/norm_f32.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#ifdef __wasm_simd128__
+#include <wasm_simd128.h>
+#endif
+
+namespace fx::kernels {
+namespace {
+
+// Four float32 lanes: wasm SIMD128 when the build has it, else a plain array computing the same
+// operations lane by lane (native builds and tests get the same numbers as the wasm build).
+#ifdef __wasm_simd128__
+struct F4 {
+  v128_t v;
+  static F4 load(const float* p) { return {wasm_v128_load(p)}; }
+  static F4 splat(float x) { return {wasm_f32x4_splat(x)}; }
+  void store(float* p) const { wasm_v128_store(p, v); }
+  friend F4 operator+(F4 a, F4 b) { return {wasm_f32x4_add(a.v, b.v)}; }
+  friend F4 operator-(F4 a, F4 b) { return {wasm_f32x4_sub(a.v, b.v)}; }
+  friend F4 operator*(F4 a, F4 b) { return {wasm_f32x4_mul(a.v, b.v)}; }
+  // NaN in either lane gives NaN (wasm's f32x4.max), as torch's max does.
+  static F4 max(F4 a, F4 b) { return {wasm_f32x4_max(a.v, b.v)}; }
+  float lane_sum() const {
+    return (wasm_f32x4_extract_lane(v, 0) + wasm_f32x4_extract_lane(v, 1)) +
+           (wasm_f32x4_extract_lane(v, 2) + wasm_f32x4_extract_lane(v, 3));
+  }
+  float lane_max() const {
+    const v128_t m = wasm_f32x4_max(v, wasm_i32x4_shuffle(v, v, 2, 3, 0, 1));
+    return wasm_f32x4_extract_lane(wasm_f32x4_max(m, wasm_i32x4_shuffle(m, m, 1, 0, 3, 2)), 0);
+  }
+};
+#else
+struct F4 {
+  float v[4];
+  static F4 load(const float* p) {
+    F4 r;
+    std::memcpy(r.v, p, sizeof r.v);
+    return r;
+  }
+  static F4 splat(float x) { return {{x, x, x, x}}; }
+  void store(float* p) const { std::memcpy(p, v, sizeof v); }
+  template <class Op>
+  static F4 zip(F4 a, F4 b, Op op) {
+    return {{op(a.v[0], b.v[0]), op(a.v[1], b.v[1]), op(a.v[2], b.v[2]), op(a.v[3], b.v[3])}};
+  }
+  friend F4 operator+(F4 a, F4 b) { return zip(a, b, [](float p, float q) { return p + q; }); }
+  friend F4 operator-(F4 a, F4 b) { return zip(a, b, [](float p, float q) { return p - q; }); }
+  friend F4 operator*(F4 a, F4 b) { return zip(a, b, [](float p, float q) { return p * q; }); }
+  static F4 max(F4 a, F4 b) {
+    return zip(a, b, [](float p, float q) { return std::isnan(p) || std::isnan(q) ? std::numeric_limits<float>::quiet_NaN() : p > q ? p : q; });
+  }
+  float lane_sum() const { return (v[0] + v[1]) + (v[2] + v[3]); }
+  float lane_max() const {
+    float m = v[0];
+    for (int i = 1; i < 4; ++i) m = max(splat(m), splat(v[i])).v[0];
+    return m;
+  }
+};
+#endif
+
+// exp by range reduction: x = k·ln2 + r, |r| ≤ ln2/2 (ln2 split in two so k·ln2_hi is exact), e^r by its
+// Taylor series to degree 7 (truncation < 6e-9, below half a float32 ulp), times 2^k built in the exponent
+// bits. Below -87.33 (float32's normal range) the result is 0; above 88.3 it is inf; NaN stays NaN.
+constexpr float kLog2e = 1.44269504088896341f, kLn2Hi = 0.693145751953125f, kLn2Lo = 1.42860682030941723212e-6f;
+constexpr float kExpMin = -87.33654f, kExpMax = 88.3f;
+constexpr float kC[8] = {1.0f, 1.0f, 1.0f / 2, 1.0f / 6, 1.0f / 24, 1.0f / 120, 1.0f / 720, 1.0f / 5040};
+
+float exp_scalar(float x) {
+  if (std::isnan(x)) return x;
+  if (x < kExpMin) return 0.0f;
+  if (x > kExpMax) return std::numeric_limits<float>::infinity();
+  const float k = std::nearbyint(x * kLog2e);
+  const float r = (x - k * kLn2Hi) - k * kLn2Lo;
+  float p = kC[7];
+  for (int i = 6; i >= 0; --i) p = p * r + kC[i];
+  const int32_t bits = (static_cast<int32_t>(k) + 127) << 23;
+  float scale;
+  std::memcpy(&scale, &bits, sizeof scale);
+  return p * scale;
+}
+
+#ifdef __wasm_simd128__
+// The same on four lanes, for x ≤ 88.3 or NaN (softmax's x − max).
+F4 exp4(F4 x) {
+  const v128_t under = wasm_f32x4_lt(x.v, wasm_f32x4_splat(kExpMin));  // false for NaN
+  const v128_t xc = wasm_f32x4_min(wasm_f32x4_max(x.v, wasm_f32x4_splat(kExpMin)), wasm_f32x4_splat(kExpMax));
+  const v128_t k = wasm_f32x4_nearest(wasm_f32x4_mul(xc, wasm_f32x4_splat(kLog2e)));
+  const v128_t r = wasm_f32x4_sub(wasm_f32x4_sub(xc, wasm_f32x4_mul(k, wasm_f32x4_splat(kLn2Hi))),
+                                  wasm_f32x4_mul(k, wasm_f32x4_splat(kLn2Lo)));
+  v128_t p = wasm_f32x4_splat(kC[7]);
+  for (int i = 6; i >= 0; --i) p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(kC[i]));
+  const v128_t scale = wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(k), wasm_i32x4_splat(127)), 23);
+  return {wasm_v128_andnot(wasm_f32x4_mul(p, scale), under)};
+}
+#else
+F4 exp4(F4 x) { return {{exp_scalar(x.v[0]), exp_scalar(x.v[1]), exp_scalar(x.v[2]), exp_scalar(x.v[3])}}; }
+#endif
+
+// Sum of f(i) for i in [0, n) (four at a time; tails one at a time), float32 lanes folded into double
+// every 256 values.
+template <class F4Of, class F1Of>
+double sum_lanes(int64_t n, F4Of f4, F1Of f1) {
+  double total = 0.0;
+  int64_t i = 0;
+  while (i + 4 <= n) {
+    F4 acc = F4::splat(0.0f);
+    const int64_t end = std::min<int64_t>(n - n % 4, i + 256);
+    for (; i < end; i += 4) acc = acc + f4(i);
+    total += acc.lane_sum();
+  }
+  for (; i < n; ++i) total += f1(i);
+  return total;
+}
+
+void softmax_row(const float* x, float* y, int64_t n, bool log) {
+  int64_t i = 0;
+  float mx = -std::numeric_limits<float>::infinity();
+  if (n >= 4) {
+    F4 m = F4::load(x);
+    for (i = 4; i + 4 <= n; i += 4) m = F4::max(m, F4::load(x + i));
+    mx = m.lane_max();
+  }
+  for (; i < n; ++i)
+    if (!std::isnan(mx) && (std::isnan(x[i]) || x[i] > mx)) mx = x[i];
+  if (std::isinf(mx) && mx < 0) mx = 0.0f;  // an all -inf row: exp gives 0s, the sum 0, the result NaN
+  const F4 vmx = F4::splat(mx);
+  // exp(x − max) into y while summing.
+  const double sum = sum_lanes(
+      n,
+      [&](int64_t j) {
+        const F4 e = exp4(F4::load(x + j) - vmx);
+        e.store(y + j);
+        return e;
+      },
+      [&](int64_t j) { return y[j] = exp_scalar(x[j] - mx); });
+  if (log) {
+    const float lse = static_cast<float>(std::log(sum));
+    for (int64_t j = 0; j < n; ++j) y[j] = (x[j] - mx) - lse;
+    return;
+  }
+  const float inv = static_cast<float>(1.0 / sum);
+  for (int64_t j = 0; j < n; ++j) y[j] *= inv;
+}
+
+}  // namespace
+
+float exp_f32(float x) {
+#ifdef __wasm_simd128__
+  if (!(x > kExpMax)) return wasm_f32x4_extract_lane(exp4({wasm_f32x4_splat(x)}).v, 0);
+#endif
+  return exp_scalar(x);
+}
+
+void softmax_rows_f32(const float* x, float* y, int64_t rows, int64_t n, bool log) {
+  for (int64_t r = 0; r < rows; ++r) softmax_row(x + r * n, y + r * n, n, log);
+}
+
+void layer_norm_rows_f32(const float* x, const float* w, const float* b, float* y, int64_t rows, int64_t n,
+                         double eps, float* mean_out, float* rstd_out) {
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* xr = x + r * n;
+    float* yr = y + r * n;
+    const double s = sum_lanes(n, [&](int64_t j) { return F4::load(xr + j); }, [&](int64_t j) { return xr[j]; });
+    const double mean = n ? s / static_cast<double>(n) : 0.0;
+    const float m = static_cast<float>(mean);
+    const F4 vm = F4::splat(m);
+    const double ss = sum_lanes(
+        n,
+        [&](int64_t j) {
+          const F4 d = F4::load(xr + j) - vm;
+          return d * d;
+        },
+        [&](int64_t j) { return static_cast<double>(xr[j] - m) * (xr[j] - m); });
+    const double var = n ? ss / static_cast<double>(n) : 0.0;
+    const double rstd = 1.0 / std::sqrt(var + eps);
+    const float rs = static_cast<float>(rstd);
+    float* __restrict out = yr;
+    if (w && b)
+      for (int64_t j = 0; j < n; ++j) out[j] = (xr[j] - m) * rs * w[j] + b[j];
+    else if (w)
+      for (int64_t j = 0; j < n; ++j) out[j] = (xr[j] - m) * rs * w[j];
+    else if (b)
+      for (int64_t j = 0; j < n; ++j) out[j] = (xr[j] - m) * rs + b[j];
+    else
+      for (int64_t j = 0; j < n; ++j) out[j] = (xr[j] - m) * rs;
+    if (mean_out) mean_out[r] = m;
+    if (rstd_out) rstd_out[r] = rs;
+  }
+}
+
+}  // namespace fx::kernels

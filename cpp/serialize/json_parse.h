@@ -1,0 +1,18 @@
+// JSON text → Json DOM for the reader's two big documents (the safetensors header and the program).
+#pragma once
+#include <string>
+
+#include "serialize/value_json.h"
+
+namespace fx {
+namespace fxw {
+
+// The same DOM Json::parse(text) builds — values, key order, a repeated key's last value kept at its first
+// place — and the same exceptions (Json::parse_error) on bad text, but in time linear in an object's keys:
+// Json::parse finds each new key by a scan of its object (ordered_map), quadratic in the object's size,
+// which was a third of the load time of a model with a few hundred tensors. Like Json::parse, it does not
+// limit nesting: check the depth first (limits.h).
+Json parse_json(const std::string& text);
+
+}  // namespace fxw
+}  // namespace fx
