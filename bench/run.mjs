@@ -114,14 +114,22 @@ async function measureModel(model, engines) {
     x.cpu += (cpu.user + cpu.system) / 1000;
     return ms;
   };
-  // Warm-up: the first call apart (V8's baseline tier, first allocations), then the rest.
+  // Warm-up: the first call apart (V8's baseline tier, first allocations), then the rest. V8 moves a wasm
+  // function to its optimising tier only once it has run for a while, so a small model needs far more calls
+  // than --warmup to get there (the issue measured 5–8 GFLOP/s in the baseline tier against 35–43): the
+  // warm-up also lasts at least WARM_MS per engine (up to WARM_CALLS calls), unless --warmup is 0 or 1.
+  const WARM_MS = 500, WARM_CALLS = 2000;
   for (const x of live) {
     try {
       x.r.first_ms = await call(x);
       const extra = x.r.first_ms > opts.budgetMs / 4 ? 0 : Math.max(0, opts.warmup - 1);
       x.warm = x.r.first_ms;
-      for (let i = 0; i < extra; ++i) x.warm = await call(x);
-      x.r.warmup = 1 + extra;
+      let calls = 1, spent = x.r.first_ms;
+      for (; calls < 1 + extra || (extra > 0 && spent < WARM_MS && calls < WARM_CALLS); ++calls) {
+        x.warm = await call(x);
+        spent += x.warm;
+      }
+      x.r.warmup = calls;
     } catch (e) {
       x.r.error = `run: ${message(e)}`;
       x.dead = true;
@@ -250,7 +258,7 @@ function printReport(res) {
   const out = [];
   out.push(`fxwasm benchmark — Node ${process.version}, ${os.cpus().length} CPU(s) ${os.cpus()[0]?.model ?? ''}, ` +
     `load average ${res.loadavg.map((x) => x.toFixed(1)).join(' ')}`);
-  out.push(`median of up to ${opts.runs} timed calls after ${opts.warmup} warm-up call(s), engines interleaved call by call` +
+  out.push(`median of up to ${opts.runs} timed calls after ${opts.warmup} warm-up call(s) (and at least 0.5 s of them), engines interleaved call by call` +
     `${ortT ? `; ort-web with ${res.ort_threads.threads} threads ran afterwards in a child process` +
       ` (OS threads ${res.ort_threads.os_threads_before} -> ${res.ort_threads.os_threads_after})` : ''}`);
   out.push('');
