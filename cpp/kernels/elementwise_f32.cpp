@@ -42,9 +42,7 @@ template <typename F>
 void in_blocks(int64_t n, const F& fn) {
   constexpr int64_t kBlock = 1 << 16;
   if (n < 4 * kBlock || num_threads() < 2) return fn(int64_t{0}, n);
-  parallel_for(static_cast<size_t>((n + kBlock - 1) / kBlock), [&](size_t b, size_t e) {
-    fn(static_cast<int64_t>(b) * kBlock, std::min(n, static_cast<int64_t>(e) * kBlock));
-  });
+  parallel_blocks(n, kBlock, fn);
 }
 
 }  // namespace

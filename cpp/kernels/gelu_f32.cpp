@@ -184,10 +184,7 @@ void run(int64_t n, const float* x, float* y, F f) {
   constexpr int64_t kBlock = 1 << 14;
   if (n < 2 * kBlock || num_threads() < 2 || !worth_parallel(40.0 * static_cast<double>(n)))
     return map4(n, x, y, f);
-  parallel_for(static_cast<size_t>((n + kBlock - 1) / kBlock), [&](size_t b, size_t e) {
-    const int64_t i0 = static_cast<int64_t>(b) * kBlock, i1 = std::min(n, static_cast<int64_t>(e) * kBlock);
-    map4(i1 - i0, x + i0, y + i0, f);
-  });
+  parallel_blocks(n, kBlock, [&](int64_t i0, int64_t i1) { map4(i1 - i0, x + i0, y + i0, f); });
 }
 
 }  // namespace

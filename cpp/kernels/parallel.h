@@ -12,6 +12,7 @@
 // runtime's); parallel_for is not reentrant (a nested call runs inline).
 #pragma once
 #include <cstddef>
+#include <cstdint>
 
 namespace fx::kernels {
 
@@ -30,6 +31,17 @@ template <class F>
 void parallel_for(size_t n, const F& fn) {
   parallel_for_raw(n, [](void* c, size_t b, size_t e) { (*static_cast<const F*>(c))(b, e); },
                    const_cast<F*>(&fn));
+}
+
+// fn(i0, i1) over [0, n) in blocks of `block` elements shared by the threads (block boundaries depend only
+// on n and block, so results do not depend on the thread count). A caller that finds the array too small to
+// pay for waking threads calls fn(0, n) itself.
+template <class F>
+void parallel_blocks(int64_t n, int64_t block, const F& fn) {
+  parallel_for(static_cast<size_t>((n + block - 1) / block), [&](size_t b, size_t e) {
+    const int64_t i1 = static_cast<int64_t>(e) * block;
+    fn(static_cast<int64_t>(b) * block, i1 < n ? i1 : n);
+  });
 }
 
 // Whether a job of `work` multiply-adds is worth handing to other threads: waking them costs ~10–50 µs,
