@@ -69,6 +69,25 @@ void bench(const char* what, size_t M, size_t N, size_t K) {
               pre.first, pre.median, pre.best, bt.median, bt.best, gen.median, gen.best);
 }
 
+// The attention products of a decoder: `batch` independent [M, K] @ [K, N] with B unpacked, as matmul runs
+// them (scores = q @ kᵀ reaches f32_gemm_bt, probabilities @ v reaches f32_gemm).
+void bench_batched(const char* what, size_t batch, size_t M, size_t N, size_t K, bool b_transposed) {
+  std::vector<float> A(batch * M * K), B(batch * K * N), C(batch * M * N);
+  for (size_t i = 0; i < A.size(); ++i) A[i] = static_cast<float>((i * 7919) % 1000) / 1000.0f - 0.5f;
+  for (size_t i = 0; i < B.size(); ++i) B[i] = static_cast<float>((i * 104729) % 1000) / 1000.0f - 0.5f;
+  const Stats s = measure(2.0 * batch * M * N * K, [&] {
+    for (size_t b = 0; b < batch; ++b) {
+      const float* a = A.data() + b * M * K;
+      const float* bm = B.data() + b * K * N;
+      float* c = C.data() + b * M * N;
+      if (b_transposed) fx::f32_gemm_bt(M, N, K, a, K, bm, K, c, N);
+      else fx::f32_gemm(M, N, K, a, K, bm, N, c, N);
+    }
+  });
+  std::printf("%-27s %5zu %5zu %5zu | %6.1f %6.1f %6.1f | (%zu products, %s)\n", what, M, N, K, s.first, s.median,
+              s.best, batch, b_transposed ? "f32_gemm_bt" : "f32_gemm");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -85,5 +104,12 @@ int main(int argc, char** argv) {
   bench("conv1x1 512ch 7x7", 49, 512, 512);
   bench("square 256", 256, 256, 256);
   bench("odd 67x93x101", 67, 93, 101);
+  // The Linear layers of the bench model decoder_block (batch 2 × 16 tokens, width 64) and its attention.
+  bench("decoder qkv 64->192", 32, 192, 64);
+  bench("decoder proj 64->64", 32, 64, 64);
+  bench("decoder fc / head 64->256", 32, 256, 64);
+  bench("decoder fc_out 256->64", 32, 64, 256);
+  bench_batched("decoder q @ k^T, 2x2 heads", 4, 16, 16, 32, true);
+  bench_batched("decoder p @ v, 2x2 heads", 4, 16, 32, 16, false);
   return 0;
 }

@@ -5,8 +5,12 @@
 //                    [--budget S] [--no-export] [--no-threads] [--no-gemm] [--fx-threads N]
 //
 // Steps: bench/export_onnx.py writes the models (skipped when up to date); each engine loads each model;
-// warm-up calls (V8 optimises wasm functions only after their first calls); then N timed calls, the
-// engines taking turns call by call so that a busy machine slows them alike; medians and ratios. Also:
+// warm-up calls (V8 optimises wasm functions only after their first calls); then N timed rounds, the
+// engines taking turns so that a busy machine slows them alike. In a round each engine runs a burst of
+// calls lasting at least BURST_MS (one call for a model slower than that) and its sample is the mean of
+// the burst's calls after the first: a small model is timed warm, as a program calling it repeatedly
+// runs it, not right after another engine has emptied the caches (that first call is kept apart as
+// cold_median_ms). Medians of the samples and ratios. Also:
 // output errors, the GEMM harness (scripts/bench-gemm.sh), wasm sizes, load time, memory. The results
 // go to .cache/bench/results.json (and --out). See docs/benchmarks.md for how to read them.
 import { spawnSync } from 'node:child_process';
@@ -99,7 +103,7 @@ async function measureModel(model, engines) {
       const p = await engine.prepare(model);
       r.load_ms = p.loadMs;
       Object.assign(r, p.info);
-      live.push({ engine, p, r, times: [], cpu: 0 });
+      live.push({ engine, p, r, times: [], cold: [], cpu: 0, wall: 0 });
     } catch (e) {
       r.error = `load: ${message(e)}`;
     }
@@ -112,7 +116,22 @@ async function measureModel(model, engines) {
     const ms = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
     x.cpu += (cpu.user + cpu.system) / 1000;
+    x.wall += ms;
     return ms;
+  };
+  // One round's burst (see the header): calls until BURST_MS have passed; the sample is the mean of the
+  // calls after the first, or the one call when the first took BURST_MS already.
+  const BURST_MS = 10;
+  const burst = async (x) => {
+    const first = await call(x);
+    let n = 0, sum = 0;
+    for (let spent = first; spent < BURST_MS; ++n) {
+      const ms = await call(x);
+      sum += ms;
+      spent += ms;
+    }
+    x.cold.push(first);
+    return n ? sum / n : first;
   };
   // Warm-up: the first call apart (V8's baseline tier, first allocations), then the rest. V8 moves a wasm
   // function to its optimising tier only once it has run for a while, so a small model needs far more calls
@@ -137,15 +156,15 @@ async function measureModel(model, engines) {
     if (x.engine.id === 'fxwasm') result.fxwasm_heap_bytes = await fxwasmEngine.heapBytes();
   }
   let alive = live.filter((x) => !x.dead);
-  const perRound = alive.reduce((s, x) => s + x.warm, 0);
+  const perRound = alive.reduce((s, x) => s + Math.max(x.warm, BURST_MS), 0);
   const runs = Math.min(opts.runs, Math.max(3, Math.floor(opts.budgetMs / Math.max(perRound, 1e-3))));
   result.runs = alive.length ? runs : 0;
-  for (const x of alive) x.cpu = 0;
+  for (const x of alive) x.cpu = x.wall = 0;
   for (let i = 0; i < runs; ++i) {
     for (let j = 0; j < alive.length; ++j) {
       const x = alive[(i + j) % alive.length];  // rotate who goes first
       try {
-        x.times.push(await call(x));
+        x.times.push(await burst(x));
       } catch (e) {
         x.r.error = `run ${i + 1}: ${message(e)}`;
         x.dead = true;
@@ -159,7 +178,8 @@ async function measureModel(model, engines) {
   for (const x of live) {
     if (x.dead) continue;
     Object.assign(x.r, summarize(x.times));
-    x.r.cpu_per_wall = x.times.length ? x.cpu / x.times.reduce((a, b) => a + b, 0) : null;
+    x.r.cpu_per_wall = x.wall ? x.cpu / x.wall : null;
+    x.r.cold_median_ms = x.cold.length ? median(x.cold) : null;
     if (model.meta.flops && x.r.median_ms) x.r.gflops = model.meta.flops / x.r.median_ms / 1e6;
     x.r.vs_torch = compare(asTorch(x), model.expected);
     if (fx && x !== fx) x.r.vs_fxwasm = compare(asTorch(x), fx.out);
@@ -258,7 +278,7 @@ function printReport(res) {
   const out = [];
   out.push(`fxwasm benchmark — Node ${process.version}, ${os.cpus().length} CPU(s) ${os.cpus()[0]?.model ?? ''}, ` +
     `load average ${res.loadavg.map((x) => x.toFixed(1)).join(' ')}`);
-  out.push(`median of up to ${opts.runs} timed calls after ${opts.warmup} warm-up call(s) (and at least 0.5 s of them), engines interleaved call by call` +
+  out.push(`median of up to ${opts.runs} timed rounds after ${opts.warmup} warm-up call(s) (and at least 0.5 s of them), engines taking turns round by round; a round's sample: the mean of a burst of calls lasting at least 10 ms, its first call apart` +
     `${ortT ? `; ort-web with ${res.ort_threads.threads} threads ran afterwards in a child process` +
       ` (OS threads ${res.ort_threads.os_threads_before} -> ${res.ort_threads.os_threads_after})` : ''}`);
   out.push('');

@@ -257,7 +257,8 @@ void f32_conv2d_nchw(const ConvGeom& g, size_t OC, const float* x, const float* 
   if (panels >= 2 && by_pixels <= by_rows)
     parallel_for(panels, [&](size_t j0, size_t j1) { run(0, OC, j0, j1); });
   else
-    parallel_for(tiles, [&](size_t t0, size_t t1) { run(t0 * MR, std::min(OC, t1 * MR), 0, panels); });
+    parallel_for(tiles, [&](size_t t0, size_t t1) { run(t0 * MR, std::min(OC, t1 * MR), 0, panels); },
+                 1);  // each call packs every panel: once per thread
 }
 
 void f32_dwconv3x3_plane_scalar(const ConvGeom& g, const float* x, const float* w, float bias, float* out,

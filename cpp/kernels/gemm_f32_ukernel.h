@@ -12,6 +12,10 @@ namespace fx {
 // 4x8 ≈ 33, 5x8 ≈ 34, 6x8 ≈ 31, 3x12 ≈ 33, 4x12 ≈ 30, 4x16 ≈ 20–27 (spills), 8x8 ≈ 25 GFLOP/s;
 // broadcasting A with v128.load32_splat beat loading 4 A values and shuffling (6x8: 31 vs 26).
 // 5x8 is within noise of 4x8 but wastes a fifth of its last tile on the common batch sizes 4·2ⁿ.
+// Re-measured at the decoder's shapes (32 rows, K = 64/256) with A packed [k][MR] so the loop walks one A
+// pointer: 4x8 as fast as unpacked A plus the packing, 5x8 -4%, 6x8 -8% (V8 keeps xmm15 as scratch: 15
+// registers, and 6x8 needs 12 accumulators + 2 B + the broadcast + a product). The pure mul+add peak of one
+// core here is ~35.5 GFLOP/s; the 4x8 kernel runs at ~31-33 on L1/L2-resident operands.
 constexpr size_t kGemmMR = 4;
 constexpr size_t kGemmNR = 8;
 // K is split into blocks of at most this many so a block of one B panel (kGemmKC × kGemmNR floats,

@@ -1,6 +1,11 @@
 // The kernels' thread pool (see parallel.h): workers sleep on a condition variable between jobs and the
-// caller on another once its part is done, each spinning briefly first so that back-to-back layers do not
+// caller on another once the job is done, each spinning briefly first so that back-to-back layers do not
 // pay a full wake-up each.
+//
+// A job's range is cut into a few chunks per thread (the cut depends only on n and the thread count) and
+// every thread, the caller too, claims chunks until none are left. So a thread that starts late (woken
+// late, or its core taken by another process) leaves its share to the others instead of the whole job
+// waiting for it. Which thread runs a chunk does not change what it computes.
 #include "kernels/parallel.h"
 
 #include <algorithm>
@@ -30,9 +35,13 @@ struct Pool {
   ParallelFn fn = nullptr;
   void* ctx = nullptr;
   size_t n = 0;
-  int parts = 1;
-  std::atomic<int> pending{0};  // parts of the current job not finished yet
+  size_t chunks = 1;
+  // The next chunk to claim, tagged with the job's generation in the high 32 bits: a worker that read a
+  // job late cannot claim a chunk of the next one.
+  std::atomic<uint64_t> next{0};
+  std::atomic<size_t> finished{0};  // chunks of the current job done
   bool stop = false;
+  int active = 1;  // threads taking part in the current job (workers 1..active-1 and the caller)
 
   ~Pool() {
     {
@@ -44,9 +53,26 @@ struct Pool {
     for (auto& t : workers) t.join();
   }
 
-  static void run_part(ParallelFn fn, void* ctx, size_t n, int parts, int part) {
-    const size_t b = n * part / parts, e = n * (part + 1) / parts;
-    if (b < e) fn(ctx, b, e);
+  // Claims and runs chunks of job `gen` until none are left; returns how many it ran.
+  size_t run_chunks(uint64_t gen, ParallelFn f, void* c, size_t items, size_t count) {
+    size_t ran = 0;
+    uint64_t cur = next.load(std::memory_order_acquire);
+    for (;;) {
+      if ((cur >> 32) != (gen & 0xffffffffu) || (cur & 0xffffffffu) >= count) return ran;
+      if (!next.compare_exchange_weak(cur, cur + 1, std::memory_order_acq_rel)) continue;
+      const size_t k = static_cast<size_t>(cur & 0xffffffffu);
+      const size_t b = items * k / count, e = items * (k + 1) / count;
+      if (b < e) f(c, b, e);
+      ++ran;
+      cur = next.load(std::memory_order_acquire);
+    }
+  }
+
+  void finish(size_t ran, size_t count) {
+    if (ran && finished.fetch_add(ran, std::memory_order_acq_rel) + ran == count) {
+      std::lock_guard<std::mutex> lock(mu);
+      done.notify_all();
+    }
   }
 
   void worker_loop(int part) {
@@ -58,23 +84,17 @@ struct Pool {
       }
       ParallelFn f;
       void* c;
-      size_t items;
-      int p;
+      size_t items, count;
+      int act;
       {
         // The job and its generation are read together, under the lock they were written under.
         std::unique_lock<std::mutex> lock(mu);
         wake.wait(lock, [&] { return generation.load() != seen; });
         if (stop) return;
         seen = generation.load();
-        f = fn, c = ctx, items = n, p = parts;
+        f = fn, c = ctx, items = n, count = chunks, act = active;
       }
-      if (part < p) {
-        run_part(f, c, items, p, part);
-        if (pending.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-          std::lock_guard<std::mutex> lock(mu);
-          done.notify_all();
-        }
-      }
+      if (part < act) finish(run_chunks(seen, f, c, items, count), count);
     }
   }
 };
@@ -103,7 +123,7 @@ int set_num_threads(int n) {
 
 int num_threads() { return g_threads; }
 
-void parallel_for_raw(size_t n, ParallelFn fn, void* ctx) {
+void parallel_for_raw(size_t n, ParallelFn fn, void* ctx, size_t ranges_per_thread) {
   const int parts = static_cast<int>(std::min<size_t>(n, static_cast<size_t>(g_threads)));
   bool expected = false;
   if (parts <= 1 || !g_busy.compare_exchange_strong(expected, true)) {  // one thread, or nested: inline
@@ -115,19 +135,24 @@ void parallel_for_raw(size_t n, ParallelFn fn, void* ctx) {
     const int part = static_cast<int>(p.workers.size()) + 1;
     p.workers.emplace_back([&p, part] { p.worker_loop(part); });
   }
+  const size_t count = std::min<size_t>(n, static_cast<size_t>(parts) * std::max<size_t>(1, ranges_per_thread));
+  uint64_t gen;
   {
     std::lock_guard<std::mutex> lock(p.mu);
-    p.fn = fn, p.ctx = ctx, p.n = n, p.parts = parts;
-    p.pending.store(parts - 1, std::memory_order_relaxed);
-    p.generation.fetch_add(1, std::memory_order_release);
+    p.fn = fn, p.ctx = ctx, p.n = n, p.chunks = count, p.active = parts;
+    p.finished.store(0, std::memory_order_relaxed);
+    gen = p.generation.load() + 1;
+    p.next.store((gen & 0xffffffffu) << 32, std::memory_order_release);
+    p.generation.store(gen, std::memory_order_release);
   }
   p.wake.notify_all();
-  Pool::run_part(fn, ctx, n, parts, 0);
-  for (int spin = 0; spin < 2000 && p.pending.load(std::memory_order_acquire) != 0; ++spin) {
+  p.finish(p.run_chunks(gen, fn, ctx, n, count), count);
+  auto all_done = [&] { return p.finished.load(std::memory_order_acquire) == count; };
+  for (int spin = 0; spin < 2000 && !all_done(); ++spin) {
   }
-  if (p.pending.load(std::memory_order_acquire) != 0) {
+  if (!all_done()) {
     std::unique_lock<std::mutex> lock(p.mu);
-    p.done.wait(lock, [&] { return p.pending.load(std::memory_order_acquire) == 0; });
+    p.done.wait(lock, all_done);
   }
   g_busy.store(false);
 }

@@ -1,10 +1,11 @@
 // A small fixed thread pool for the hot kernels (GEMM panels, convolution pixel panels or output-channel
 // tiles, depthwise and max-pooling planes).
 //
-// parallel_for(n, fn) splits the items [0, n) into one contiguous range per thread — a fixed split that
-// depends only on n and the thread count — and calls fn(begin, end) on each range, the calling thread
-// taking the first. Kernels give every output element to exactly one item and compute it the same way
-// whatever the split, so results are bit-identical for any thread count.
+// parallel_for(n, fn) cuts the items [0, n) into a few contiguous ranges per thread — a cut that depends
+// only on n and the thread count — and the threads, the calling one too, claim ranges until none are left,
+// calling fn(begin, end) on each (a thread may run several; one started late may run none). Kernels give
+// every output element to exactly one item and compute it the same way whatever the split, so results are
+// bit-identical for any thread count.
 //
 // One thread (the default) runs fn(0, n) inline. More threads need pthreads: native builds, and the
 // WebAssembly "threads" variant (SharedArrayBuffer, workers started with the module). The single-threaded
@@ -24,13 +25,15 @@ int set_num_threads(int n);
 int num_threads();
 
 using ParallelFn = void (*)(void* ctx, size_t begin, size_t end);
-void parallel_for_raw(size_t n, ParallelFn fn, void* ctx);
+void parallel_for_raw(size_t n, ParallelFn fn, void* ctx, size_t ranges_per_thread);
 
-// fn(begin, end) over a fixed split of [0, n). Small jobs (n < 2) run inline.
+// fn(begin, end) over ranges covering [0, n) (see above), `ranges_per_thread` per thread; 1 when every
+// call has a fixed cost worth paying only once per thread (a convolution packing all its input panels).
+// Small jobs (n < 2) run inline.
 template <class F>
-void parallel_for(size_t n, const F& fn) {
+void parallel_for(size_t n, const F& fn, size_t ranges_per_thread = 4) {
   parallel_for_raw(n, [](void* c, size_t b, size_t e) { (*static_cast<const F*>(c))(b, e); },
-                   const_cast<F*>(&fn));
+                   const_cast<F*>(&fn), ranges_per_thread);
 }
 
 // fn(i0, i1) over [0, n) in blocks of `block` elements shared by the threads (block boundaries depend only

@@ -1,5 +1,6 @@
 // Linear, Bilinear, Conv1d/2d and ConvTranspose1d/2d leaf modules. Float32 Linear and Conv weights are
 // packed for the GEMM once, here at bind time; other dtypes fall back to the plain ops.
+#include <algorithm>
 #include <cmath>
 
 #include "modules/fused.h"
@@ -132,8 +133,8 @@ BoundModule bind_conv2d_fused(const ModuleBinding& b, const ModuleBinding* bn, c
       std::vector<double> v(static_cast<size_t>(OC), fallback);
       if (!t.defined()) return v;
       const Tensor c = t.contiguous();
-      for (int64_t i = 0; i < OC; ++i)
-        v[i] = c.dtype() == DType::Float64 ? c.data<double>()[i] : static_cast<double>(c.data<float>()[i]);
+      if (c.dtype() == DType::Float64) std::copy(c.data<double>(), c.data<double>() + OC, v.begin());
+      else std::copy(c.data<float>(), c.data<float>() + OC, v.begin());
       return v;
     };
     const std::vector<double> gv = values(g, 1.0), bv = values(beta, 0.0), mv = values(rm, 0.0),

@@ -147,7 +147,8 @@ BoundModule bind_embedding(const ModuleBinding& b) {
   Tensor w = h.tensor("weight");
   if (h.has("max_norm")) throw FxError("Embedding with max_norm is not supported (it renormalises the weight in place)");
   OpRef op("torch.nn.functional.embedding");
-  return [op, w](const OpCall& call) -> Object { return op({call.args.at(0), w}); };
+  const Object weight(w);  // made once: a call copies a reference
+  return [op, weight](const OpCall& call) -> Object { return op({call.args.at(0), weight}); };
 }
 
 std::vector<std::string> call_types() {

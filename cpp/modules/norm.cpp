@@ -63,23 +63,20 @@ Object opt(const Tensor& t) { return t.defined() ? Object(t) : Object(); }
 BoundModule bind_layer_norm(const ModuleBinding& b) {
   Hparams h(b);
   Tensor w = h.tensor("weight", false), bias = h.tensor("bias", false);
-  Object shape = h.object("normalized_shape");
-  const double eps = h.number_or("eps", 1e-5);
+  // The arguments other than the input are Objects made once: a call copies references, not tensors.
+  const Object shape = h.object("normalized_shape"), wo = opt(w), bo = opt(bias);
+  const Object eps(Value::floating(h.number_or("eps", 1e-5)));
   OpRef op("torch.nn.functional.layer_norm");
-  return [=](const OpCall& call) -> Object {
-    return op({call.args.at(0), shape, opt(w), opt(bias), Object(Value::floating(eps))});
-  };
+  return [=](const OpCall& call) -> Object { return op({call.args.at(0), shape, wo, bo, eps}); };
 }
 
 BoundModule bind_group_norm(const ModuleBinding& b) {
   Hparams h(b);
   Tensor w = h.tensor("weight", false), bias = h.tensor("bias", false);
-  const int64_t groups = h.integer("num_groups");
-  const double eps = h.number_or("eps", 1e-5);
+  const Object groups(Value::integer(h.integer("num_groups"))), wo = opt(w), bo = opt(bias);
+  const Object eps(Value::floating(h.number_or("eps", 1e-5)));
   OpRef op("torch.nn.functional.group_norm");
-  return [=](const OpCall& call) -> Object {
-    return op({call.args.at(0), Object(Value::integer(groups)), opt(w), opt(bias), Object(Value::floating(eps))});
-  };
+  return [=](const OpCall& call) -> Object { return op({call.args.at(0), groups, wo, bo, eps}); };
 }
 
 BoundModule bind_instance_norm(const ModuleBinding& b) {
@@ -88,10 +85,11 @@ BoundModule bind_instance_norm(const ModuleBinding& b) {
   Tensor rm = h.tensor("running_mean", false), rv = h.tensor("running_var", false);
   const double eps = h.number_or("eps", 1e-5), momentum = h.number_or("momentum", 0.1);
   const bool use_input_stats = h.boolean_or("training", false) || !h.boolean_or("track_running_stats", false);
+  const Object rmo = opt(rm), rvo = opt(rv), wo = opt(w), bo = opt(bias), stats(Value::boolean(use_input_stats));
+  const Object momentum_o(Value::floating(momentum)), eps_o(Value::floating(eps));
   OpRef op("torch.nn.functional.instance_norm");
   return [=](const OpCall& call) -> Object {
-    return op({call.args.at(0), opt(rm), opt(rv), opt(w), opt(bias), Object(Value::boolean(use_input_stats)),
-               Object(Value::floating(momentum)), Object(Value::floating(eps))});
+    return op({call.args.at(0), rmo, rvo, wo, bo, stats, momentum_o, eps_o});
   };
 }
 

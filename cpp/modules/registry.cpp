@@ -6,6 +6,12 @@
 
 namespace fx {
 
+ModuleRegistrar::ModuleRegistrar(std::initializer_list<const char*> types, ModuleBinder bind) noexcept
+    : ModuleRegistrar(std::vector<std::string>(types.begin(), types.end()), bind) {}
+ModuleRegistrar::ModuleRegistrar(const std::vector<std::string>& types, ModuleBinder bind) noexcept {
+  ModuleRegistry::global().add(types, bind);
+}
+
 ModuleRegistry& ModuleRegistry::global() {
   static ModuleRegistry registry;
   return registry;

@@ -4,8 +4,11 @@
 // is built — parameters looked up, hyperparameters parsed — and the bound function only computes.
 #pragma once
 #include <functional>
+#include <initializer_list>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "module/graph_module.h"
@@ -28,8 +31,46 @@ struct ModuleBinding {
   }
 };
 
-// Runs a bound module on the node's args/kwargs (OpCall::node is the call_module node).
-using BoundModule = std::function<Object(const OpCall&)>;
+// Runs a bound module on the node's args/kwargs (OpCall::node is the call_module node). A bound module is
+// a callable (a binder's lambda) behind a reference-counted pointer and two plain function pointers:
+// std::function's per-lambda vtable, typeinfo and clone code cost ~1 KB of wasm per binder (measured
+// for issue #5's size goal). Copies share the callable; it is only ever called (const), never changed.
+// The count is not atomic: bound modules are copied when an Interpreter is built, on one thread.
+class BoundModule {
+ public:
+  BoundModule() = default;
+  BoundModule(std::nullptr_t) {}
+  template <class F, class = std::enable_if_t<!std::is_same_v<std::decay_t<F>, BoundModule>>>
+  BoundModule(F f) : held_(new Held<F>(std::move(f))) {}
+  BoundModule(const BoundModule& o) noexcept : held_(o.held_) {
+    if (held_) ++held_->refs;
+  }
+  BoundModule(BoundModule&& o) noexcept : held_(o.held_) { o.held_ = nullptr; }
+  BoundModule& operator=(BoundModule o) noexcept {
+    std::swap(held_, o.held_);
+    return *this;
+  }
+  ~BoundModule() {
+    if (held_ && --held_->refs == 0) held_->destroy(held_);
+  }
+  explicit operator bool() const { return held_ != nullptr; }
+  Object operator()(const OpCall& call) const { return held_->call(held_, call); }
+
+ private:
+  struct Base {
+    long refs;
+    Object (*call)(const Base*, const OpCall&);
+    void (*destroy)(Base*);
+  };
+  template <class F>
+  struct Held : Base {
+    F fn;
+    explicit Held(F f) : Base{1, &run, &drop}, fn(std::move(f)) {}
+    static Object run(const Base* b, const OpCall& call) { return static_cast<const Held*>(b)->fn(call); }
+    static void drop(Base* b) { delete static_cast<Held*>(b); }
+  };
+  Base* held_ = nullptr;
+};
 using ModuleBinder = BoundModule (*)(const ModuleBinding&);  // FxError when the module is malformed
 
 class ModuleRegistry {
@@ -44,10 +85,10 @@ class ModuleRegistry {
   std::unordered_map<std::string, ModuleBinder> binders_;
 };
 
+// Out of line, and from literals without a std::string per name at the call site (startup code size).
 struct ModuleRegistrar {
-  ModuleRegistrar(const std::vector<std::string>& types, ModuleBinder bind) {
-    ModuleRegistry::global().add(types, bind);
-  }
+  ModuleRegistrar(std::initializer_list<const char*> types, ModuleBinder bind) noexcept;
+  ModuleRegistrar(const std::vector<std::string>& types, ModuleBinder bind) noexcept;
 };
 
 }  // namespace fx

@@ -7,6 +7,7 @@
 
 #include "kernels/gelu_f32.h"
 #include "ops/elementwise.h"
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/view_util.h"
@@ -263,46 +264,38 @@ Object native_dropout_op(const OpCall& call) {  // aten.native_dropout(input, p,
   return Object::tuple({Object(x.clone()), Object(mask)});
 }
 
-OpDef fdef(const std::string& n, OpFn fn, Names more = {}, Names methods = {}) noexcept {
-  OpDef d{"torch.nn.functional." + n, std::move(more), std::move(methods), fn};
-  return d;
-}
-
-const OpRegistrar reg_hardtanh{fdef("hardtanh", hardtanh_op, {"aten.hardtanh.default", "torch._C._nn.hardtanh"})};
-const OpRegistrar reg_hardtanh_{fdef("hardtanh_", hardtanh_inplace_op, {"aten.hardtanh_.default", "torch._C._nn.hardtanh_"})};
-const OpRegistrar reg_relu6{fdef("relu6", relu6_op, {"aten.relu6.default", "torch._C._nn.relu6"})};
-const OpRegistrar reg_leaky{fdef("leaky_relu", leaky_relu_op, {"aten.leaky_relu.default", "torch._C._nn.leaky_relu"})};
-const OpRegistrar reg_leaky_{fdef("leaky_relu_", leaky_relu_inplace_op, {"aten.leaky_relu_.default", "torch._C._nn.leaky_relu_"})};
-const OpRegistrar reg_elu{fdef("elu", elu_op, {"torch._C._nn.elu"})};
-const OpRegistrar reg_aten_elu{OpDef{"aten.elu.default", {}, {}, aten_elu_op}};
-const OpRegistrar reg_elu_{fdef("elu_", elu_inplace_op, {"aten.elu_.default", "torch._C._nn.elu_"})};
-const OpRegistrar reg_selu{fdef("selu", selu_op, {"torch.selu", "aten.selu.default"})};
-const OpRegistrar reg_celu{fdef("celu", celu_op, {"torch.celu", "aten.celu.default"})};
-const OpRegistrar reg_gelu{fdef("gelu", gelu_op, {"aten.gelu.default", "torch._C._nn.gelu"})};
-const OpRegistrar reg_silu{fdef("silu", simple_act<0>, {"aten.silu.default", "torch._C._nn.silu"})};
-const OpRegistrar reg_silu_{OpDef{"aten.silu_.default", {"torch._C._nn.silu_"}, {}, simple_act_inplace<0>}};
-const OpRegistrar reg_mish{fdef("mish", simple_act<1>, {"aten.mish.default", "torch._C._nn.mish"})};
-const OpRegistrar reg_hardswish{fdef("hardswish", simple_act<2>, {"aten.hardswish.default", "torch._C._nn.hardswish"})};
-const OpRegistrar reg_hardswish_{OpDef{"aten.hardswish_.default", {"torch._C._nn.hardswish_"}, {}, simple_act_inplace<2>}};
-const OpRegistrar reg_hardsigmoid{fdef("hardsigmoid", simple_act<3>, {"aten.hardsigmoid.default", "torch._C._nn.hardsigmoid"})};
-const OpRegistrar reg_hardsigmoid_{OpDef{"aten.hardsigmoid_.default", {"torch._C._nn.hardsigmoid_"}, {}, simple_act_inplace<3>}};
-const OpRegistrar reg_softsign{fdef("softsign", simple_act<4>)};
-const OpRegistrar reg_tanhshrink{fdef("tanhshrink", tanhshrink_op, {"torch.Tensor.tanhshrink"}, {"tanhshrink"})};
-const OpRegistrar reg_logsigmoid{fdef("logsigmoid", simple_act<6>, {"aten.log_sigmoid.default", "torch._C._nn.log_sigmoid"})};
-const OpRegistrar reg_softplus{fdef("softplus", softplus_op, {"aten.softplus.default", "torch._C._nn.softplus"})};
-const OpRegistrar reg_hardshrink{fdef("hardshrink", shrink_op<true>, {"torch.hardshrink", "torch.Tensor.hardshrink",
-                                                                      "aten.hardshrink.default"}, {"hardshrink"})};
-const OpRegistrar reg_softshrink{fdef("softshrink", shrink_op<false>, {"aten.softshrink.default", "torch._C._nn.softshrink"})};
-const OpRegistrar reg_threshold{fdef("threshold", threshold_op, {"torch.threshold", "aten.threshold.default"})};
-const OpRegistrar reg_threshold_{fdef("threshold_", threshold_inplace_op, {"torch.threshold_", "aten.threshold_.default"})};
-const OpRegistrar reg_dropout{fdef("dropout", dropout_op,
-                                   {"torch.nn.functional.dropout1d", "torch.nn.functional.dropout2d",
-                                    "torch.nn.functional.dropout3d", "torch.nn.functional.alpha_dropout",
-                                    "torch.nn.functional.feature_alpha_dropout"})};
-const OpRegistrar reg_torch_dropout{OpDef{"torch.dropout", {"aten.dropout.default", "torch.alpha_dropout",
-                                                            "torch.feature_dropout", "aten.feature_dropout.default",
-                                                            "aten.alpha_dropout.default"}, {}, torch_dropout_op}};
-const OpRegistrar reg_native_dropout{OpDef{"aten.native_dropout.default", {"torch.native_dropout"}, {}, native_dropout_op}};
+const OpRow kOps[] = {
+    {"torch.nn.functional.hardtanh", "aten.hardtanh.default torch._C._nn.hardtanh", "", hardtanh_op},
+    {"torch.nn.functional.hardtanh_", "aten.hardtanh_.default torch._C._nn.hardtanh_", "", hardtanh_inplace_op},
+    {"torch.nn.functional.relu6", "aten.relu6.default torch._C._nn.relu6", "", relu6_op},
+    {"torch.nn.functional.leaky_relu", "aten.leaky_relu.default torch._C._nn.leaky_relu", "", leaky_relu_op},
+    {"torch.nn.functional.leaky_relu_", "aten.leaky_relu_.default torch._C._nn.leaky_relu_", "", leaky_relu_inplace_op},
+    {"torch.nn.functional.elu", "torch._C._nn.elu", "", elu_op},
+    {"aten.elu.default", "", "", aten_elu_op},
+    {"torch.nn.functional.elu_", "aten.elu_.default torch._C._nn.elu_", "", elu_inplace_op},
+    {"torch.nn.functional.selu", "torch.selu aten.selu.default", "", selu_op},
+    {"torch.nn.functional.celu", "torch.celu aten.celu.default", "", celu_op},
+    {"torch.nn.functional.gelu", "aten.gelu.default torch._C._nn.gelu", "", gelu_op},
+    {"torch.nn.functional.silu", "aten.silu.default torch._C._nn.silu", "", simple_act<0>},
+    {"aten.silu_.default", "torch._C._nn.silu_", "", simple_act_inplace<0>},
+    {"torch.nn.functional.mish", "aten.mish.default torch._C._nn.mish", "", simple_act<1>},
+    {"torch.nn.functional.hardswish", "aten.hardswish.default torch._C._nn.hardswish", "", simple_act<2>},
+    {"aten.hardswish_.default", "torch._C._nn.hardswish_", "", simple_act_inplace<2>},
+    {"torch.nn.functional.hardsigmoid", "aten.hardsigmoid.default torch._C._nn.hardsigmoid", "", simple_act<3>},
+    {"aten.hardsigmoid_.default", "torch._C._nn.hardsigmoid_", "", simple_act_inplace<3>},
+    {"torch.nn.functional.softsign", "", "", simple_act<4>},
+    {"torch.nn.functional.tanhshrink", "torch.Tensor.tanhshrink", "tanhshrink", tanhshrink_op},
+    {"torch.nn.functional.logsigmoid", "aten.log_sigmoid.default torch._C._nn.log_sigmoid", "", simple_act<6>},
+    {"torch.nn.functional.softplus", "aten.softplus.default torch._C._nn.softplus", "", softplus_op},
+    {"torch.nn.functional.hardshrink", "torch.hardshrink torch.Tensor.hardshrink aten.hardshrink.default", "hardshrink", shrink_op<true>},
+    {"torch.nn.functional.softshrink", "aten.softshrink.default torch._C._nn.softshrink", "", shrink_op<false>},
+    {"torch.nn.functional.threshold", "torch.threshold aten.threshold.default", "", threshold_op},
+    {"torch.nn.functional.threshold_", "torch.threshold_ aten.threshold_.default", "", threshold_inplace_op},
+    {"torch.nn.functional.dropout", "torch.nn.functional.dropout1d torch.nn.functional.dropout2d torch.nn.functional.dropout3d torch.nn.functional.alpha_dropout torch.nn.functional.feature_alpha_dropout", "", dropout_op},
+    {"torch.dropout", "aten.dropout.default torch.alpha_dropout torch.feature_dropout aten.feature_dropout.default aten.alpha_dropout.default", "", torch_dropout_op},
+    {"aten.native_dropout.default", "torch.native_dropout", "", native_dropout_op},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "ops/elementwise.h"
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 
@@ -215,36 +216,16 @@ Object pow_op(const OpCall& call) {
 }
 
 // torch.X, torch.Tensor.X, method X and the aten overloads FX records for op X.
-OpDef arith_def(const std::string& n, OpFn fn, Names functions,
-                Names methods) noexcept {
-  OpDef d{"torch." + n, std::move(functions), std::move(methods), fn};
-  d.functions.push_back("torch.Tensor." + n);
-  d.methods.push_back(n);
-  return d;
-}
-
-const OpRegistrar reg_add{arith_def("add", add_op, {"operator.add", "aten.add.Tensor", "aten.add.Scalar"},
-                                    {"__add__", "__radd__"})};
-const OpRegistrar reg_sub{arith_def("sub", sub_op,
-                                    {"operator.sub", "torch.subtract", "aten.sub.Tensor", "aten.sub.Scalar"},
-                                    {"subtract", "__sub__"})};
-const OpRegistrar reg_mul{arith_def("mul", mul_op,
-                                    {"operator.mul", "torch.multiply", "aten.mul.Tensor", "aten.mul.Scalar"},
-                                    {"multiply", "__mul__", "__rmul__"})};
-const OpRegistrar reg_div{arith_def("div", div_op,
-                                    {"operator.truediv", "torch.divide", "torch.true_divide", "torch.Tensor.divide",
-                                     "torch.Tensor.true_divide", "aten.div.Tensor", "aten.div.Scalar",
-                                     "aten.div.Tensor_mode", "aten.div.Scalar_mode"},
-                                    {"divide", "true_divide", "__truediv__"})};
-const OpRegistrar reg_floordiv{arith_def("floor_divide", floordiv_op,
-                                         {"operator.floordiv", "aten.floor_divide.default"}, {"__floordiv__"})};
-const OpRegistrar reg_remainder{arith_def("remainder", remainder_op,
-                                          {"operator.mod", "aten.remainder.Tensor", "aten.remainder.Scalar"},
-                                          {"__mod__"})};
-const OpRegistrar reg_pow{arith_def("pow", pow_op,
-                                    {"operator.pow", "aten.pow.Tensor_Tensor", "aten.pow.Tensor_Scalar",
-                                     "aten.pow.Scalar"},
-                                    {"__pow__"})};
+const OpRow kOps[] = {
+    {"torch.add", "operator.add aten.add.Tensor aten.add.Scalar torch.Tensor.add", "__add__ __radd__ add", add_op},
+    {"torch.sub", "operator.sub torch.subtract aten.sub.Tensor aten.sub.Scalar torch.Tensor.sub", "subtract __sub__ sub", sub_op},
+    {"torch.mul", "operator.mul torch.multiply aten.mul.Tensor aten.mul.Scalar torch.Tensor.mul", "multiply __mul__ __rmul__ mul", mul_op},
+    {"torch.div", "operator.truediv torch.divide torch.true_divide torch.Tensor.divide torch.Tensor.true_divide aten.div.Tensor aten.div.Scalar aten.div.Tensor_mode aten.div.Scalar_mode torch.Tensor.div", "divide true_divide __truediv__ div", div_op},
+    {"torch.floor_divide", "operator.floordiv aten.floor_divide.default torch.Tensor.floor_divide", "__floordiv__ floor_divide", floordiv_op},
+    {"torch.remainder", "operator.mod aten.remainder.Tensor aten.remainder.Scalar torch.Tensor.remainder", "__mod__ remainder", remainder_op},
+    {"torch.pow", "operator.pow aten.pow.Tensor_Tensor aten.pow.Tensor_Scalar aten.pow.Scalar torch.Tensor.pow", "__pow__ pow", pow_op},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

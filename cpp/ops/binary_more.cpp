@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "ops/elementwise.h"
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/view_util.h"
@@ -137,31 +138,26 @@ Object lerp_op(const OpCall& call) {
   return to_dtype(out, x.dtype());
 }
 
-OpDef bdef(const std::string& n, OpFn fn, Names more = {}, Names methods = {}) noexcept {
-  OpDef d{"torch." + n, {"torch.Tensor." + n, "aten." + n + ".default", "aten." + n + ".Tensor",
-                         "aten." + n + ".Scalar"}, {n}, fn};
-  for (auto& f : more) d.functions.push_back(std::move(f));
-  for (auto& m : methods) d.methods.push_back(std::move(m));
-  return d;
-}
-
-const OpRegistrar reg_land{bdef("logical_and", binary_op<LAnd>)};
-const OpRegistrar reg_lor{bdef("logical_or", binary_op<LOr>)};
-const OpRegistrar reg_lxor{bdef("logical_xor", binary_op<LXor>)};
-const OpRegistrar reg_band{bdef("bitwise_and", binary_op<BAnd>)};
-const OpRegistrar reg_bor{bdef("bitwise_or", binary_op<BOr>)};
-const OpRegistrar reg_bxor{bdef("bitwise_xor", binary_op<BXor>)};
-const OpRegistrar reg_lshift{bdef("bitwise_left_shift", binary_op<LShift>, {"aten.__lshift__.Tensor", "aten.__lshift__.Scalar"})};
-const OpRegistrar reg_rshift{bdef("bitwise_right_shift", binary_op<RShift>, {"aten.__rshift__.Tensor", "aten.__rshift__.Scalar"})};
-const OpRegistrar reg_max{bdef("maximum", binary_op<Max>)};
-const OpRegistrar reg_min{bdef("minimum", binary_op<Min>)};
-const OpRegistrar reg_fmax{bdef("fmax", binary_op<FMax>)};
-const OpRegistrar reg_fmin{bdef("fmin", binary_op<FMin>)};
-const OpRegistrar reg_fmod{bdef("fmod", binary_op<FMod>)};
-const OpRegistrar reg_atan2{bdef("atan2", binary_op<Atan2>, {"torch.arctan2", "torch.Tensor.arctan2"}, {"arctan2"})};
-const OpRegistrar reg_hypot{bdef("hypot", binary_op<Hypot>)};
-const OpRegistrar reg_copysign{bdef("copysign", binary_op<Copysign>)};
-const OpRegistrar reg_lerp{bdef("lerp", lerp_op)};
+const OpRow kOps[] = {
+    {"torch.logical_and", "torch.Tensor.logical_and aten.logical_and.default aten.logical_and.Tensor aten.logical_and.Scalar", "logical_and", binary_op<LAnd>},
+    {"torch.logical_or", "torch.Tensor.logical_or aten.logical_or.default aten.logical_or.Tensor aten.logical_or.Scalar", "logical_or", binary_op<LOr>},
+    {"torch.logical_xor", "torch.Tensor.logical_xor aten.logical_xor.default aten.logical_xor.Tensor aten.logical_xor.Scalar", "logical_xor", binary_op<LXor>},
+    {"torch.bitwise_and", "torch.Tensor.bitwise_and aten.bitwise_and.default aten.bitwise_and.Tensor aten.bitwise_and.Scalar", "bitwise_and", binary_op<BAnd>},
+    {"torch.bitwise_or", "torch.Tensor.bitwise_or aten.bitwise_or.default aten.bitwise_or.Tensor aten.bitwise_or.Scalar", "bitwise_or", binary_op<BOr>},
+    {"torch.bitwise_xor", "torch.Tensor.bitwise_xor aten.bitwise_xor.default aten.bitwise_xor.Tensor aten.bitwise_xor.Scalar", "bitwise_xor", binary_op<BXor>},
+    {"torch.bitwise_left_shift", "torch.Tensor.bitwise_left_shift aten.bitwise_left_shift.default aten.bitwise_left_shift.Tensor aten.bitwise_left_shift.Scalar aten.__lshift__.Tensor aten.__lshift__.Scalar", "bitwise_left_shift", binary_op<LShift>},
+    {"torch.bitwise_right_shift", "torch.Tensor.bitwise_right_shift aten.bitwise_right_shift.default aten.bitwise_right_shift.Tensor aten.bitwise_right_shift.Scalar aten.__rshift__.Tensor aten.__rshift__.Scalar", "bitwise_right_shift", binary_op<RShift>},
+    {"torch.maximum", "torch.Tensor.maximum aten.maximum.default aten.maximum.Tensor aten.maximum.Scalar", "maximum", binary_op<Max>},
+    {"torch.minimum", "torch.Tensor.minimum aten.minimum.default aten.minimum.Tensor aten.minimum.Scalar", "minimum", binary_op<Min>},
+    {"torch.fmax", "torch.Tensor.fmax aten.fmax.default aten.fmax.Tensor aten.fmax.Scalar", "fmax", binary_op<FMax>},
+    {"torch.fmin", "torch.Tensor.fmin aten.fmin.default aten.fmin.Tensor aten.fmin.Scalar", "fmin", binary_op<FMin>},
+    {"torch.fmod", "torch.Tensor.fmod aten.fmod.default aten.fmod.Tensor aten.fmod.Scalar", "fmod", binary_op<FMod>},
+    {"torch.atan2", "torch.Tensor.atan2 aten.atan2.default aten.atan2.Tensor aten.atan2.Scalar torch.arctan2 torch.Tensor.arctan2", "atan2 arctan2", binary_op<Atan2>},
+    {"torch.hypot", "torch.Tensor.hypot aten.hypot.default aten.hypot.Tensor aten.hypot.Scalar", "hypot", binary_op<Hypot>},
+    {"torch.copysign", "torch.Tensor.copysign aten.copysign.default aten.copysign.Tensor aten.copysign.Scalar", "copysign", binary_op<Copysign>},
+    {"torch.lerp", "torch.Tensor.lerp aten.lerp.default aten.lerp.Tensor aten.lerp.Scalar", "lerp", lerp_op},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

@@ -4,6 +4,7 @@
 
 #include "ops/dispatch.h"
 #include "ops/call_op.h"
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/shape_ops.h"
@@ -239,30 +240,22 @@ Object slice_scatter_op(const OpCall& call) {
   return out;
 }
 
-OpDef def(const std::string& n, OpFn fn, bool method = true) noexcept {
-  OpDef d{"torch." + n, {"aten." + n + ".default"}, {}, fn};
-  if (method) d.functions.push_back("torch.Tensor." + n), d.methods.push_back(n);
-  return d;
-}
-
-const OpRegistrar reg_bt{def("broadcast_to", broadcast_to_op)};
-const OpRegistrar reg_bts{def("broadcast_tensors", broadcast_tensors_op, false)};
-const OpRegistrar reg_tile{def("tile", tile_op)};
-const OpRegistrar reg_ri{OpDef{"torch.repeat_interleave",
-                               {"torch.Tensor.repeat_interleave", "aten.repeat_interleave.self_int",
-                                "aten.repeat_interleave.self_Tensor", "aten.repeat_interleave.Tensor"},
-                               {"repeat_interleave"}, repeat_interleave_op}};
-const OpRegistrar reg_mesh{OpDef{"torch.meshgrid", {"torch.functional.meshgrid", "aten.meshgrid.default",
-                                                    "aten.meshgrid.indexing"}, {}, meshgrid_op}};
-const OpRegistrar reg_outer{OpDef{"torch.outer", {"torch.Tensor.outer", "torch.ger", "torch.Tensor.ger",
-                                                  "aten.outer.default"}, {"outer", "ger"}, outer_op}};
-const OpRegistrar reg_al1{OpDef{"torch.atleast_1d", {"torch.functional.atleast_1d", "aten.atleast_1d.default"}, {}, atleast_op<1>}};
-const OpRegistrar reg_al2{OpDef{"torch.atleast_2d", {"torch.functional.atleast_2d", "aten.atleast_2d.default"}, {}, atleast_op<2>}};
-const OpRegistrar reg_al3{OpDef{"torch.atleast_3d", {"torch.functional.atleast_3d", "aten.atleast_3d.default"}, {}, atleast_op<3>}};
-const OpRegistrar reg_diag{def("diagonal", diagonal_op)};
-const OpRegistrar reg_tad{def("take_along_dim", take_along_dim_op)};
-const OpRegistrar reg_sels{def("select_scatter", select_scatter_op)};
-const OpRegistrar reg_slis{def("slice_scatter", slice_scatter_op)};
+const OpRow kOps[] = {
+    {"torch.broadcast_to", "aten.broadcast_to.default torch.Tensor.broadcast_to", "broadcast_to", broadcast_to_op},
+    {"torch.broadcast_tensors", "aten.broadcast_tensors.default", "", broadcast_tensors_op},
+    {"torch.tile", "aten.tile.default torch.Tensor.tile", "tile", tile_op},
+    {"torch.repeat_interleave", "torch.Tensor.repeat_interleave aten.repeat_interleave.self_int aten.repeat_interleave.self_Tensor aten.repeat_interleave.Tensor", "repeat_interleave", repeat_interleave_op},
+    {"torch.meshgrid", "torch.functional.meshgrid aten.meshgrid.default aten.meshgrid.indexing", "", meshgrid_op},
+    {"torch.outer", "torch.Tensor.outer torch.ger torch.Tensor.ger aten.outer.default", "outer ger", outer_op},
+    {"torch.atleast_1d", "torch.functional.atleast_1d aten.atleast_1d.default", "", atleast_op<1>},
+    {"torch.atleast_2d", "torch.functional.atleast_2d aten.atleast_2d.default", "", atleast_op<2>},
+    {"torch.atleast_3d", "torch.functional.atleast_3d aten.atleast_3d.default", "", atleast_op<3>},
+    {"torch.diagonal", "aten.diagonal.default torch.Tensor.diagonal", "diagonal", diagonal_op},
+    {"torch.take_along_dim", "aten.take_along_dim.default torch.Tensor.take_along_dim", "take_along_dim", take_along_dim_op},
+    {"torch.select_scatter", "aten.select_scatter.default torch.Tensor.select_scatter", "select_scatter", select_scatter_op},
+    {"torch.slice_scatter", "aten.slice_scatter.default torch.Tensor.slice_scatter", "slice_scatter", slice_scatter_op},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "ops/nn_util.h"
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/view_util.h"
@@ -162,12 +163,14 @@ Object pdist_forward_op(const OpCall& call) {
   return pdist_tensor(a.tensor(0), a.number(1).as_double());
 }
 
-const OpRegistrar reg_cdist{OpDef{"torch.cdist", {"torch.functional.cdist"}, {}, cdist_op}};
-const OpRegistrar reg_acdist{OpDef{"torch._cdist_forward",
-                                   {"aten._cdist_forward.default", "aten.cdist.default"}, {}, aten_cdist_op}};
-const OpRegistrar reg_euclid{OpDef{"torch._euclidean_dist", {"aten._euclidean_dist.default"}, {}, euclidean_dist_op}};
-const OpRegistrar reg_pdist{OpDef{"torch.pdist", {"torch.nn.functional.pdist", "aten.pdist.default"}, {}, pdist_op}};
-const OpRegistrar reg_pdistf{OpDef{"torch._pdist_forward", {"aten._pdist_forward.default"}, {}, pdist_forward_op}};
+const OpRow kOps[] = {
+    {"torch.cdist", "torch.functional.cdist", "", cdist_op},
+    {"torch._cdist_forward", "aten._cdist_forward.default aten.cdist.default", "", aten_cdist_op},
+    {"torch._euclidean_dist", "aten._euclidean_dist.default", "", euclidean_dist_op},
+    {"torch.pdist", "torch.nn.functional.pdist aten.pdist.default", "", pdist_op},
+    {"torch._pdist_forward", "aten._pdist_forward.default", "", pdist_forward_op},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

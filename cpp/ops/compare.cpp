@@ -1,6 +1,7 @@
 // Comparisons lt, le, gt, ge, eq, ne: operands are promoted to their common dtype and compared there;
 // the result is a bool tensor (or a Python bool when both operands are Python numbers).
 #include "ops/elementwise.h"
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 
@@ -30,25 +31,15 @@ Object compare_op(const OpCall& call) {
 }
 
 // long_name: torch's spelled-out alias (torch.less); empty for eq, whose torch.equal means something else.
-OpDef compare_def(const std::string& n, const std::string& long_name, OpFn fn) noexcept {
-  OpDef d{"torch." + n,
-          {"operator." + n, "torch.Tensor." + n, "aten." + n + ".Tensor", "aten." + n + ".Scalar"},
-          {n, "__" + n + "__"},
-          fn};
-  if (!long_name.empty()) {
-    d.functions.push_back("torch." + long_name);
-    d.functions.push_back("torch.Tensor." + long_name);
-    d.methods.push_back(long_name);
-  }
-  return d;
-}
-
-const OpRegistrar reg_lt{compare_def("lt", "less", compare_op<PyBinary::Lt>)};
-const OpRegistrar reg_le{compare_def("le", "less_equal", compare_op<PyBinary::Le>)};
-const OpRegistrar reg_gt{compare_def("gt", "greater", compare_op<PyBinary::Gt>)};
-const OpRegistrar reg_ge{compare_def("ge", "greater_equal", compare_op<PyBinary::Ge>)};
-const OpRegistrar reg_eq{compare_def("eq", "", compare_op<PyBinary::Eq>)};
-const OpRegistrar reg_ne{compare_def("ne", "not_equal", compare_op<PyBinary::Ne>)};
+const OpRow kOps[] = {
+    {"torch.lt", "operator.lt torch.Tensor.lt aten.lt.Tensor aten.lt.Scalar torch.less torch.Tensor.less", "lt __lt__ less", compare_op<PyBinary::Lt>},
+    {"torch.le", "operator.le torch.Tensor.le aten.le.Tensor aten.le.Scalar torch.less_equal torch.Tensor.less_equal", "le __le__ less_equal", compare_op<PyBinary::Le>},
+    {"torch.gt", "operator.gt torch.Tensor.gt aten.gt.Tensor aten.gt.Scalar torch.greater torch.Tensor.greater", "gt __gt__ greater", compare_op<PyBinary::Gt>},
+    {"torch.ge", "operator.ge torch.Tensor.ge aten.ge.Tensor aten.ge.Scalar torch.greater_equal torch.Tensor.greater_equal", "ge __ge__ greater_equal", compare_op<PyBinary::Ge>},
+    {"torch.eq", "operator.eq torch.Tensor.eq aten.eq.Tensor aten.eq.Scalar", "eq __eq__", compare_op<PyBinary::Eq>},
+    {"torch.ne", "operator.ne torch.Tensor.ne aten.ne.Tensor aten.ne.Scalar torch.not_equal torch.Tensor.not_equal", "ne __ne__ not_equal", compare_op<PyBinary::Ne>},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

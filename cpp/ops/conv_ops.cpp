@@ -2,6 +2,7 @@
 #include "ops/conv.h"
 #include "ops/conv3d.h"
 #include "ops/nn_util.h"
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "support/error.h"
@@ -57,17 +58,14 @@ Object convolution_op(const OpCall& call) {
   return conv_forward(a.tensor(0), w, opt_tensor(a, 2), p);
 }
 
-OpDef conv_def(const std::string& n, OpFn fn, Names aten) noexcept {
-  OpDef d{"torch.nn.functional." + n, {"torch." + n}, {}, fn};
-  for (auto& s : aten) d.functions.push_back(std::move(s));
-  return d;
-}
-
-const OpRegistrar reg_conv1d{conv_def("conv1d", conv_op<1>, {"aten.conv1d.default", "aten.conv1d.padding"})};
-const OpRegistrar reg_conv2d{conv_def("conv2d", conv_op<2>, {"aten.conv2d.default", "aten.conv2d.padding"})};
-const OpRegistrar reg_convt1d{conv_def("conv_transpose1d", conv_transpose_op<1>, {"aten.conv_transpose1d.default"})};
-const OpRegistrar reg_convt2d{conv_def("conv_transpose2d", conv_transpose_op<2>, {"aten.conv_transpose2d.input"})};
-const OpRegistrar reg_convolution{OpDef{"torch.convolution", {"aten.convolution.default"}, {}, convolution_op}};
+const OpRow kOps[] = {
+    {"torch.nn.functional.conv1d", "torch.conv1d aten.conv1d.default aten.conv1d.padding", "", conv_op<1>},
+    {"torch.nn.functional.conv2d", "torch.conv2d aten.conv2d.default aten.conv2d.padding", "", conv_op<2>},
+    {"torch.nn.functional.conv_transpose1d", "torch.conv_transpose1d aten.conv_transpose1d.default", "", conv_transpose_op<1>},
+    {"torch.nn.functional.conv_transpose2d", "torch.conv_transpose2d aten.conv_transpose2d.input", "", conv_transpose_op<2>},
+    {"torch.convolution", "aten.convolution.default", "", convolution_op},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

@@ -1,6 +1,7 @@
 // Conversions and copies: to(dtype / device / other), type, float/double/half/long/int/bool..., type_as,
 // clone, aten._to_copy, lift_fresh_copy, copy_/copy, fill_/zero_. `to` returns the input itself when
 // nothing changes (as torch does, so later in-place ops alias it); the copying forms always copy.
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/tensor_util.h"
@@ -161,35 +162,30 @@ Object zero_inplace_op(const OpCall& call) {
   return a.tensor(0);
 }
 
-OpDef method_def(const std::string& n, OpFn fn, Names functions = {}) noexcept {
-  OpDef d{"torch.Tensor." + n, std::move(functions), {n}, fn};
-  return d;
-}
-
-const OpRegistrar reg_to{method_def("to", to_op, {"aten.to.dtype", "aten.to.device", "aten.to.dtype_layout",
-                                                  "aten.to.other", "aten.to.prim_Device"})};
-const OpRegistrar reg_to_copy{OpDef{"aten._to_copy.default", {}, {}, to_copy_op}};
-const OpRegistrar reg_type{method_def("type", type_op)};
-const OpRegistrar reg_type_as{method_def("type_as", type_as_op, {"aten.type_as.default"})};
-const OpRegistrar reg_float{method_def("float", cast_op<DType::Float32>)};
-const OpRegistrar reg_double{method_def("double", cast_op<DType::Float64>)};
-const OpRegistrar reg_half{method_def("half", cast_op<DType::Float16>)};
-const OpRegistrar reg_bfloat16{method_def("bfloat16", cast_op<DType::BFloat16>)};
-const OpRegistrar reg_long{method_def("long", cast_op<DType::Int64>)};
-const OpRegistrar reg_int{method_def("int", cast_op<DType::Int32>)};
-const OpRegistrar reg_short{method_def("short", cast_op<DType::Int16>)};
-const OpRegistrar reg_char{method_def("char", cast_op<DType::Int8>)};
-const OpRegistrar reg_byte{method_def("byte", cast_op<DType::UInt8>)};
-const OpRegistrar reg_bool{method_def("bool", cast_op<DType::Bool>)};
-const OpRegistrar reg_clone{OpDef{"torch.clone", {"torch.Tensor.clone", "aten.clone.default", "aten.lift_fresh_copy.default",
-                                                  "aten.alias_copy.default", "aten.detach_copy.default"},
-                                  {"clone"}, clone_op}};
-const OpRegistrar reg_lift_fresh{OpDef{"aten.lift_fresh.default", {"aten.lift.default"}, {}, lift_fresh_op}};
-const OpRegistrar reg_copy_{method_def("copy_", copy_inplace_op, {"aten.copy_.default"})};
-const OpRegistrar reg_copy{OpDef{"aten.copy.default", {}, {}, copy_op}};
-const OpRegistrar reg_fill_{method_def("fill_", fill_inplace_op, {"aten.fill_.Scalar", "aten.fill_.Tensor"})};
-const OpRegistrar reg_fill{OpDef{"torch.fill", {"aten.fill.Scalar", "aten.fill.Tensor"}, {}, fill_op}};
-const OpRegistrar reg_zero_{method_def("zero_", zero_inplace_op, {"aten.zero_.default"})};
+const OpRow kOps[] = {
+    {"torch.Tensor.to", "aten.to.dtype aten.to.device aten.to.dtype_layout aten.to.other aten.to.prim_Device", "to", to_op},
+    {"aten._to_copy.default", "", "", to_copy_op},
+    {"torch.Tensor.type", "", "type", type_op},
+    {"torch.Tensor.type_as", "aten.type_as.default", "type_as", type_as_op},
+    {"torch.Tensor.float", "", "float", cast_op<DType::Float32>},
+    {"torch.Tensor.double", "", "double", cast_op<DType::Float64>},
+    {"torch.Tensor.half", "", "half", cast_op<DType::Float16>},
+    {"torch.Tensor.bfloat16", "", "bfloat16", cast_op<DType::BFloat16>},
+    {"torch.Tensor.long", "", "long", cast_op<DType::Int64>},
+    {"torch.Tensor.int", "", "int", cast_op<DType::Int32>},
+    {"torch.Tensor.short", "", "short", cast_op<DType::Int16>},
+    {"torch.Tensor.char", "", "char", cast_op<DType::Int8>},
+    {"torch.Tensor.byte", "", "byte", cast_op<DType::UInt8>},
+    {"torch.Tensor.bool", "", "bool", cast_op<DType::Bool>},
+    {"torch.clone", "torch.Tensor.clone aten.clone.default aten.lift_fresh_copy.default aten.alias_copy.default aten.detach_copy.default", "clone", clone_op},
+    {"aten.lift_fresh.default", "aten.lift.default", "", lift_fresh_op},
+    {"torch.Tensor.copy_", "aten.copy_.default", "copy_", copy_inplace_op},
+    {"aten.copy.default", "", "", copy_op},
+    {"torch.Tensor.fill_", "aten.fill_.Scalar aten.fill_.Tensor", "fill_", fill_inplace_op},
+    {"torch.fill", "aten.fill.Scalar aten.fill.Tensor", "", fill_op},
+    {"torch.Tensor.zero_", "aten.zero_.default", "zero_", zero_inplace_op},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

@@ -4,6 +4,7 @@
 // the CPU in a strided layout here. empty* returns zeros so results never depend on stale memory.
 #include <cmath>
 
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/tensor_util.h"
@@ -240,28 +241,26 @@ Object scalar_tensor_op(const OpCall& call) {
   return scalar_tensor(number_of(a[0], "scalar_tensor(): s"), a.dtype(1).value_or(kDefaultFloat));
 }
 
-OpDef creation_def(const std::string& n, OpFn fn, Names aten) noexcept {
-  return OpDef{"torch." + n, std::move(aten), {}, fn};
-}
-
-const OpRegistrar reg_zeros{creation_def("zeros", constant_op<0>, {"aten.zeros.default"})};
-const OpRegistrar reg_ones{creation_def("ones", constant_op<1>, {"aten.ones.default"})};
-const OpRegistrar reg_empty{creation_def("empty", constant_op<2>, {"aten.empty.memory_format", "aten.empty.default"})};
-const OpRegistrar reg_full{creation_def("full", full_op, {"aten.full.default"})};
-const OpRegistrar reg_zeros_like{creation_def("zeros_like", like_op<0>, {"aten.zeros_like.default"})};
-const OpRegistrar reg_ones_like{creation_def("ones_like", like_op<1>, {"aten.ones_like.default"})};
-const OpRegistrar reg_empty_like{creation_def("empty_like", like_op<2>, {"aten.empty_like.default"})};
-const OpRegistrar reg_full_like{creation_def("full_like", like_op<3>, {"aten.full_like.default"})};
-const OpRegistrar reg_new_zeros{OpDef{"torch.Tensor.new_zeros", {"aten.new_zeros.default"}, {"new_zeros"}, new_op<0>}};
-const OpRegistrar reg_new_ones{OpDef{"torch.Tensor.new_ones", {"aten.new_ones.default"}, {"new_ones"}, new_op<1>}};
-const OpRegistrar reg_new_empty{OpDef{"torch.Tensor.new_empty", {"aten.new_empty.default"}, {"new_empty"}, new_op<2>}};
-const OpRegistrar reg_new_full{OpDef{"torch.Tensor.new_full", {"aten.new_full.default"}, {"new_full"}, new_op<3>}};
-const OpRegistrar reg_arange{creation_def("arange", arange_op,
-                                          {"aten.arange.default", "aten.arange.start", "aten.arange.start_step"})};
-const OpRegistrar reg_linspace{creation_def("linspace", linspace_op, {"aten.linspace.default"})};
-const OpRegistrar reg_eye{creation_def("eye", eye_op, {"aten.eye.default", "aten.eye.m"})};
-const OpRegistrar reg_tensor{creation_def("tensor", tensor_op, {"torch.as_tensor"})};
-const OpRegistrar reg_scalar_tensor{creation_def("scalar_tensor", scalar_tensor_op, {"aten.scalar_tensor.default"})};
+const OpRow kOps[] = {
+    {"torch.zeros", "aten.zeros.default", "", constant_op<0>},
+    {"torch.ones", "aten.ones.default", "", constant_op<1>},
+    {"torch.empty", "aten.empty.memory_format aten.empty.default", "", constant_op<2>},
+    {"torch.full", "aten.full.default", "", full_op},
+    {"torch.zeros_like", "aten.zeros_like.default", "", like_op<0>},
+    {"torch.ones_like", "aten.ones_like.default", "", like_op<1>},
+    {"torch.empty_like", "aten.empty_like.default", "", like_op<2>},
+    {"torch.full_like", "aten.full_like.default", "", like_op<3>},
+    {"torch.Tensor.new_zeros", "aten.new_zeros.default", "new_zeros", new_op<0>},
+    {"torch.Tensor.new_ones", "aten.new_ones.default", "new_ones", new_op<1>},
+    {"torch.Tensor.new_empty", "aten.new_empty.default", "new_empty", new_op<2>},
+    {"torch.Tensor.new_full", "aten.new_full.default", "new_full", new_op<3>},
+    {"torch.arange", "aten.arange.default aten.arange.start aten.arange.start_step", "", arange_op},
+    {"torch.linspace", "aten.linspace.default", "", linspace_op},
+    {"torch.eye", "aten.eye.default aten.eye.m", "", eye_op},
+    {"torch.tensor", "torch.as_tensor", "", tensor_op},
+    {"torch.scalar_tensor", "aten.scalar_tensor.default", "", scalar_tensor_op},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "ops/call_op.h"
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "support/error.h"
@@ -48,11 +49,12 @@ Object pairwise_distance_op(const OpCall& call) {
   return call_op("torch.norm", {diff, a[2], integer(dim), a[4]});
 }
 
-const OpRegistrar reg_normalize{OpDef{"torch.nn.functional.normalize", {}, {}, normalize_op}};
-const OpRegistrar reg_cos{OpDef{"torch.nn.functional.cosine_similarity",
-                                {"torch.cosine_similarity", "aten.cosine_similarity.default"}, {}, cosine_similarity_op}};
-const OpRegistrar reg_pd{OpDef{"torch.nn.functional.pairwise_distance",
-                               {"torch.pairwise_distance", "aten.pairwise_distance.default"}, {}, pairwise_distance_op}};
+const OpRow kOps[] = {
+    {"torch.nn.functional.normalize", "", "", normalize_op},
+    {"torch.nn.functional.cosine_similarity", "torch.cosine_similarity aten.cosine_similarity.default", "", cosine_similarity_op},
+    {"torch.nn.functional.pairwise_distance", "torch.pairwise_distance aten.pairwise_distance.default", "", pairwise_distance_op},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

@@ -41,8 +41,25 @@ bool fast_operand(const Operand& o, const Shape& shape, bool& single) {
 }
 
 const float* fast_data(const Operand& o, Tensor& keep) {
-  keep = o.is_scalar ? scalar_tensor(o.number, DType::Float32) : o.tensor;
+  if (!o.is_scalar) return o.tensor.data<float>();
+  keep = scalar_tensor(o.number, DType::Float32);
   return keep.data<float>();
+}
+
+// A packed float32 tensor whose shape, leading 1s aside, is the trailing part of `shape`: it repeats over
+// shape's leading dims (a bias, a position embedding, a mask), `inner` elements at a time.
+bool repeats_over(const Operand& o, const Shape& shape, int64_t& inner) {
+  if (o.is_scalar) return false;
+  const Tensor& t = o.tensor;
+  if (t.dtype() != DType::Float32 || t.is_meta() || t.dim() > static_cast<int64_t>(shape.size()) || !t.is_contiguous())
+    return false;
+  size_t lead = 0;
+  while (lead < t.shape().size() && t.shape()[lead] == 1) ++lead;
+  const size_t k = t.shape().size() - lead;
+  for (size_t i = 0; i < k; ++i)
+    if (t.shape()[lead + i] != shape[shape.size() - k + i]) return false;
+  inner = t.numel();
+  return k > 0 && inner >= 16;  // shorter rows: the strided engine's one pass is cheaper than many calls
 }
 
 }  // namespace
@@ -57,12 +74,23 @@ bool binary_f32_fast(const Operand& a, const Operand& b, DType compute, kernels:
   }
   const Shape& shape = pick_a ? a.tensor.shape() : b.tensor.shape();
   bool a_single = false, b_single = false;
-  if (!fast_operand(a, shape, a_single) || !fast_operand(b, shape, b_single)) return false;
+  const bool a_ok = fast_operand(a, shape, a_single), b_ok = fast_operand(b, shape, b_single);
+  // One operand repeats over the other's leading dims: the kernel runs once per repetition.
+  int64_t inner = 0;
+  const bool a_repeats = !a_ok && b_ok && !b_single && repeats_over(a, shape, inner);
+  const bool b_repeats = !b_ok && a_ok && !a_single && repeats_over(b, shape, inner);
+  if (!(a_ok && b_ok) && !a_repeats && !b_repeats) return false;
   Tensor ka, kb;
   const float* pa = fast_data(a, ka);
   const float* pb = fast_data(b, kb);
   out = Tensor::empty(shape, DType::Float32);
-  kernels::binary_f32(op, out.numel(), pa, a_single, pb, b_single, out.data<float>());
+  float* y = out.data<float>();
+  if (!a_repeats && !b_repeats) {
+    kernels::binary_f32(op, out.numel(), pa, a_single, pb, b_single, y);
+    return true;
+  }
+  for (int64_t at = 0, n = out.numel(); at < n; at += inner)
+    kernels::binary_f32(op, inner, a_repeats ? pa : pa + at, false, b_repeats ? pb : pb + at, false, y + at);
   return true;
 }
 

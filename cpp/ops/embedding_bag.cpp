@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "ops/nn_util.h"
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/tensor_util.h"
@@ -233,14 +234,13 @@ Object f_embedding_bag_op(const OpCall& call) {
       .output;
 }
 
-const OpRegistrar reg_f{OpDef{"torch.nn.functional.embedding_bag", {}, {}, f_embedding_bag_op}};
-const OpRegistrar reg_aten{OpDef{"torch._embedding_bag",
-                                 {"aten._embedding_bag.default", "aten._embedding_bag_forward_only.default",
-                                  "torch._embedding_bag_forward_only"},
-                                 {}, aten_embedding_bag_op}};
-const OpRegistrar reg_eb{OpDef{"torch.embedding_bag", {"aten.embedding_bag.padding_idx"}, {},
-                               aten_embedding_bag_padding_op}};
-const OpRegistrar reg_eb_plain{OpDef{"aten.embedding_bag.default", {}, {}, aten_embedding_bag_op}};
+const OpRow kOps[] = {
+    {"torch.nn.functional.embedding_bag", "", "", f_embedding_bag_op},
+    {"torch._embedding_bag", "aten._embedding_bag.default aten._embedding_bag_forward_only.default torch._embedding_bag_forward_only", "", aten_embedding_bag_op},
+    {"torch.embedding_bag", "aten.embedding_bag.padding_idx", "", aten_embedding_bag_padding_op},
+    {"aten.embedding_bag.default", "", "", aten_embedding_bag_op},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

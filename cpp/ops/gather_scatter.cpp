@@ -3,9 +3,10 @@
 //   scatter: out = x; out[p with p[dim] = index[p]] = src[p] (or value); reduce= goes to scatter_reduce.cpp
 // Written as one walk over the index positions with per-operand element offsets; copies move raw
 // element words, and only scatter_add dispatches on the dtype.
-#include <functional>
+#include <type_traits>
 
 #include "ops/dispatch.h"
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/tensor_util.h"
@@ -32,10 +33,12 @@ void check_index(const Tensor& x, int64_t d, const Tensor& index, const Tensor* 
   }
 }
 
-// Calls f(index_pos_flat, x_offset, other_offset) for each index element; `other` strides walk the
-// index positions in another tensor (gather's output, scatter's src).
-void walk(const Tensor& x, int64_t d, const Tensor& index, const Shape& other_strides, int64_t other_offset,
-          const std::function<void(int64_t, int64_t)>& f) {
+// Calls f(x_offset, other_offset) for each index element; `other` strides walk the index positions in
+// another tensor (gather's output, scatter's src). The callback is a plain function pointer and context
+// (not std::function: each lambda's std::function costs ~1 KB of wasm).
+using WalkFn = void (*)(void* ctx, int64_t xo, int64_t oo);
+void walk_impl(const Tensor& x, int64_t d, const Tensor& index, const Shape& other_strides, int64_t other_offset,
+               WalkFn f, void* ctx) {
   if (meta_mode()) return;  // shape inference: no kernel, no index values (tensor/meta.h)
   Tensor idx = index.contiguous();
   const int64_t n = idx.numel(), nd = idx.dim();
@@ -52,12 +55,19 @@ void walk(const Tensor& x, int64_t d, const Tensor& index, const Shape& other_st
       xo += (k == d ? j : pos[k]) * x.strides()[k];
       oo += pos[k] * other_strides[k];
     }
-    f(xo, oo);
+    f(ctx, xo, oo);
     for (int64_t k = nd; k-- > 0;) {
       if (++pos[k] < idx.shape()[k]) break;
       pos[k] = 0;
     }
   }
+}
+
+template <typename F>
+void walk(const Tensor& x, int64_t d, const Tensor& index, const Shape& other_strides, int64_t other_offset,
+          F&& f) {
+  walk_impl(x, d, index, other_strides, other_offset,
+            [](void* ctx, int64_t xo, int64_t oo) { (*static_cast<std::remove_reference_t<F>*>(ctx))(xo, oo); }, &f);
 }
 
 template <typename F>
@@ -152,15 +162,14 @@ Object scatter_add_inplace_op(const OpCall& call) {
   return scatter(a.tensor(0), a[1], a.tensor(2), a[3], true, true);
 }
 
-const OpRegistrar reg_gather{OpDef{"torch.gather", {"torch.Tensor.gather", "aten.gather.default"}, {"gather"}, gather_op}};
-const OpRegistrar reg_scatter{OpDef{"torch.scatter", {"torch.Tensor.scatter", "aten.scatter.src", "aten.scatter.value"},
-                                    {"scatter"}, scatter_op}};
-const OpRegistrar reg_scatter_{OpDef{"torch.Tensor.scatter_", {"aten.scatter_.src", "aten.scatter_.value"},
-                                     {"scatter_"}, scatter_inplace_op}};
-const OpRegistrar reg_scatter_add{OpDef{"torch.scatter_add", {"torch.Tensor.scatter_add", "aten.scatter_add.default"},
-                                        {"scatter_add"}, scatter_add_op}};
-const OpRegistrar reg_scatter_add_{OpDef{"torch.Tensor.scatter_add_", {"aten.scatter_add_.default"}, {"scatter_add_"},
-                                         scatter_add_inplace_op}};
+const OpRow kOps[] = {
+    {"torch.gather", "torch.Tensor.gather aten.gather.default", "gather", gather_op},
+    {"torch.scatter", "torch.Tensor.scatter aten.scatter.src aten.scatter.value", "scatter", scatter_op},
+    {"torch.Tensor.scatter_", "aten.scatter_.src aten.scatter_.value", "scatter_", scatter_inplace_op},
+    {"torch.scatter_add", "torch.Tensor.scatter_add aten.scatter_add.default", "scatter_add", scatter_add_op},
+    {"torch.Tensor.scatter_add_", "aten.scatter_add_.default", "scatter_add_", scatter_add_inplace_op},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

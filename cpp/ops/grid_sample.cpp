@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "ops/nn_util.h"
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/view_util.h"
@@ -197,10 +198,13 @@ Object grid_sampler_op(const OpCall& call) {
   return grid_sample_tensor(a.tensor(0), a.tensor(1), a.integer(2), a.integer(3), a.boolean(4), kDim);
 }
 
-const OpRegistrar reg_f{OpDef{"torch.nn.functional.grid_sample", {}, {}, f_grid_sample_op}};
-const OpRegistrar reg_gs{OpDef{"torch.grid_sampler", {"aten.grid_sampler.default"}, {}, grid_sampler_op<0>}};
-const OpRegistrar reg_gs2{OpDef{"torch.grid_sampler_2d", {"aten.grid_sampler_2d.default"}, {}, grid_sampler_op<4>}};
-const OpRegistrar reg_gs3{OpDef{"torch.grid_sampler_3d", {"aten.grid_sampler_3d.default"}, {}, grid_sampler_op<5>}};
+const OpRow kOps[] = {
+    {"torch.nn.functional.grid_sample", "", "", f_grid_sample_op},
+    {"torch.grid_sampler", "aten.grid_sampler.default", "", grid_sampler_op<0>},
+    {"torch.grid_sampler_2d", "aten.grid_sampler_2d.default", "", grid_sampler_op<4>},
+    {"torch.grid_sampler_3d", "aten.grid_sampler_3d.default", "", grid_sampler_op<5>},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

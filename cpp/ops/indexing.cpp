@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/shape_ops.h"
@@ -329,14 +330,13 @@ Object index_select_op(const OpCall& call) {
   return tensor_getitem(x, Object::tuple(std::move(items)));
 }
 
-const OpRegistrar reg_index{OpDef{"aten.index.Tensor", {"aten._unsafe_index.Tensor"}, {}, getitem_tensor_op}};
-const OpRegistrar reg_index_put{OpDef{"torch.index_put", {"torch.Tensor.index_put", "aten.index_put.default",
-                                                          "aten._unsafe_index_put.default"},
-                                      {"index_put"}, index_put_op}};
-const OpRegistrar reg_index_put_{OpDef{"torch.index_put_", {"torch.Tensor.index_put_", "aten.index_put_.default"},
-                                       {"index_put_"}, index_put_inplace_op}};
-const OpRegistrar reg_index_select{OpDef{"torch.index_select", {"torch.Tensor.index_select", "aten.index_select.default"},
-                                         {"index_select"}, index_select_op}};
+const OpRow kOps[] = {
+    {"aten.index.Tensor", "aten._unsafe_index.Tensor", "", getitem_tensor_op},
+    {"torch.index_put", "torch.Tensor.index_put aten.index_put.default aten._unsafe_index_put.default", "index_put", index_put_op},
+    {"torch.index_put_", "torch.Tensor.index_put_ aten.index_put_.default", "index_put_", index_put_inplace_op},
+    {"torch.index_select", "torch.Tensor.index_select aten.index_select.default", "index_select", index_select_op},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

@@ -2,6 +2,7 @@
 // ConvNeXt and Swin's norms over channels-last permutes; aten.transpose_ in nn.RNN). The runtime's values
 // are immutable, so the node's result is the re-strided view and the op's input keeps its old strides; the graphs these come
 // from only use the result.
+#include "ops/op_table.h"
 #include "ops/registry.h"
 
 namespace fx {
@@ -24,10 +25,13 @@ Object unsqueeze_inplace_op(const OpCall& call) {
   return OpRegistry::global().call("aten.unsqueeze.default", call.args, call.kwargs);
 }
 
-const OpRegistrar reg_squeeze_{OpDef{"aten.squeeze_.dim", {}, {}, squeeze_inplace_op}};
-const OpRegistrar reg_unsqueeze_{OpDef{"aten.unsqueeze_.default", {}, {}, unsqueeze_inplace_op}};
-const OpRegistrar reg_as_strided_{OpDef{"aten.as_strided_.default", {}, {"as_strided_"}, as_strided_inplace_op}};
-const OpRegistrar reg_transpose_{OpDef{"aten.transpose_.default", {}, {}, transpose_inplace_op}};
+const OpRow kOps[] = {
+    {"aten.squeeze_.dim", "", "", squeeze_inplace_op},
+    {"aten.unsqueeze_.default", "", "", unsqueeze_inplace_op},
+    {"aten.as_strided_.default", "", "as_strided_", as_strided_inplace_op},
+    {"aten.transpose_.default", "", "", transpose_inplace_op},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

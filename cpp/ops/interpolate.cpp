@@ -161,7 +161,7 @@ Object interpolate_op(const OpCall& call) {
     std::vector<double> sf;
     if (a[2].is_sequence()) for (const Object& o : a[2].items()) sf.push_back(to_number(o).as_double());
     else sf.push_back(a.number(2).as_double());
-    if (sf.size() == 1) sf.assign(static_cast<size_t>(sp), sf[0]);
+    if (sf.size() == 1) sf = std::vector<double>(static_cast<size_t>(sp), sf[0]);  // not assign(n, sf[0]): libc++ frees sf[0] first
     if (static_cast<int64_t>(sf.size()) != sp) throw FxError("scale_factor must have " + std::to_string(sp) + " values");
     const bool recompute = !a.is_none(5) && a.boolean(5);
     for (int64_t i = 0; i < sp; ++i) {

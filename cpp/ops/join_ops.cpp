@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/shape_ops.h"
@@ -227,28 +228,21 @@ Object tri_op(const OpCall& call) {
   return out;
 }
 
-OpDef def(const std::string& n, OpFn fn, Names functions, bool method = true) noexcept {
-  OpDef d{"torch." + n, std::move(functions), {}, fn};
-  if (method) {
-    d.functions.push_back("torch.Tensor." + n);
-    d.methods.push_back(n);
-  }
-  return d;
-}
-
-const OpRegistrar reg_cat{def("cat", cat_op, {"torch.concat", "torch.concatenate", "aten.cat.default",
-                                              "aten.concat.default"}, false)};
-const OpRegistrar reg_stack{def("stack", stack_op, {"aten.stack.default"}, false)};
-const OpRegistrar reg_hstack{def("hstack", xstack_op<0>, {"aten.hstack.default"}, false)};
-const OpRegistrar reg_vstack{def("vstack", xstack_op<1>, {"torch.row_stack", "aten.vstack.default"}, false)};
-const OpRegistrar reg_dstack{def("dstack", xstack_op<2>, {"aten.dstack.default"}, false)};
-const OpRegistrar reg_repeat{OpDef{"torch.Tensor.repeat", {"aten.repeat.default"}, {"repeat"}, repeat_op}};
-const OpRegistrar reg_roll{def("roll", roll_op, {"aten.roll.default"})};
-const OpRegistrar reg_flip{def("flip", flip_op, {"aten.flip.default"})};
-const OpRegistrar reg_fliplr{def("fliplr", fliplr_op, {})};
-const OpRegistrar reg_flipud{def("flipud", flipud_op, {})};
-const OpRegistrar reg_triu{def("triu", tri_op<true>, {"aten.triu.default"})};
-const OpRegistrar reg_tril{def("tril", tri_op<false>, {"aten.tril.default"})};
+const OpRow kOps[] = {
+    {"torch.cat", "torch.concat torch.concatenate aten.cat.default aten.concat.default", "", cat_op},
+    {"torch.stack", "aten.stack.default", "", stack_op},
+    {"torch.hstack", "aten.hstack.default", "", xstack_op<0>},
+    {"torch.vstack", "torch.row_stack aten.vstack.default", "", xstack_op<1>},
+    {"torch.dstack", "aten.dstack.default", "", xstack_op<2>},
+    {"torch.Tensor.repeat", "aten.repeat.default", "repeat", repeat_op},
+    {"torch.roll", "aten.roll.default torch.Tensor.roll", "roll", roll_op},
+    {"torch.flip", "aten.flip.default torch.Tensor.flip", "flip", flip_op},
+    {"torch.fliplr", "torch.Tensor.fliplr", "fliplr", fliplr_op},
+    {"torch.flipud", "torch.Tensor.flipud", "flipud", flipud_op},
+    {"torch.triu", "aten.triu.default torch.Tensor.triu", "triu", tri_op<true>},
+    {"torch.tril", "aten.tril.default torch.Tensor.tril", "tril", tri_op<false>},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

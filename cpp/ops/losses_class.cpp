@@ -10,6 +10,7 @@
 #include "ops/call_op.h"
 #include "ops/loss_util.h"
 #include "ops/nn_util.h"
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/tensor_util.h"
@@ -347,13 +348,14 @@ const OpRegistrar reg_a_mlm_fwd{OpDef{"aten.multilabel_margin_loss_forward.defau
 const OpRegistrar reg_a_mlm{OpDef{"aten.multilabel_margin_loss.default", {"torch._C._nn.multilabel_margin_loss"}, {},
                                   aten_multilabel_margin_loss_op}};
 const OpRegistrar reg_mlsm{OpDef{F + "multilabel_soft_margin_loss", {}, {}, multilabel_soft_margin_op}};
-const OpRegistrar reg_a_nll_nd{OpDef{"aten.nll_loss_nd.default", {"torch._C._nn.nll_loss_nd"}, {}, aten_nll_nd_op}};
-const OpRegistrar reg_a_nll{OpDef{"aten.nll_loss_forward.default", {}, {}, aten_nll_forward_op<false>}};
-const OpRegistrar reg_a_nll2d{OpDef{"aten.nll_loss2d_forward.default", {}, {}, aten_nll_forward_op<true>}};
-const OpRegistrar reg_a_ce{OpDef{"aten.cross_entropy_loss.default", {"torch._C._nn.cross_entropy_loss"}, {},
-                                 aten_cross_entropy_op}};
-const OpRegistrar reg_a_mm{OpDef{"aten.multi_margin_loss.default", {"torch._C._nn.multi_margin_loss"}, {},
-                                 aten_multi_margin_op}};
+const OpRow kOps[] = {
+    {"aten.nll_loss_nd.default", "torch._C._nn.nll_loss_nd", "", aten_nll_nd_op},
+    {"aten.nll_loss_forward.default", "", "", aten_nll_forward_op<false>},
+    {"aten.nll_loss2d_forward.default", "", "", aten_nll_forward_op<true>},
+    {"aten.cross_entropy_loss.default", "torch._C._nn.cross_entropy_loss", "", aten_cross_entropy_op},
+    {"aten.multi_margin_loss.default", "torch._C._nn.multi_margin_loss", "", aten_multi_margin_op},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

@@ -9,6 +9,7 @@
 
 #include "ops/loss_util.h"
 #include "ops/nn_util.h"
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/tensor_util.h"
@@ -370,38 +371,32 @@ Object aten_hinge_embedding_op(const OpCall& call) {
   return hinge_embedding(a.tensor(0), a.tensor(1), a.number(2).as_double(), reduction_arg(a, 3));
 }
 
-const std::string F = "torch.nn.functional.";
-OpDef loss(const std::string& n, OpFn f) noexcept { return OpDef{F + n, {}, {}, f}; }
-OpDef aten(const std::string& n, OpFn f) noexcept { return OpDef{"aten." + n + ".default", {"torch." + n}, {}, f}; }
-
-const OpRegistrar reg_mse{loss("mse_loss", diff_op<Diff::Mse>)};
-const OpRegistrar reg_l1{loss("l1_loss", diff_op<Diff::L1>)};
-const OpRegistrar reg_sl1{loss("smooth_l1_loss", diff_op<Diff::SmoothL1>)};
-const OpRegistrar reg_huber{loss("huber_loss", diff_op<Diff::Huber>)};
-const OpRegistrar reg_soft{loss("soft_margin_loss", soft_margin_op)};
-const OpRegistrar reg_bce{loss("binary_cross_entropy", bce_op)};
-const OpRegistrar reg_bcel{loss("binary_cross_entropy_with_logits", bce_logits_op)};
-const OpRegistrar reg_kl{loss("kl_div", kl_div_op)};
-const OpRegistrar reg_poisson{loss("poisson_nll_loss", poisson_nll_op)};
-const OpRegistrar reg_gauss{loss("gaussian_nll_loss", gaussian_nll_op)};
-const OpRegistrar reg_mr{loss("margin_ranking_loss", margin_ranking_op)};
-const OpRegistrar reg_he{loss("hinge_embedding_loss", hinge_embedding_op)};
-
-const OpRegistrar reg_a_mse{OpDef{"aten.mse_loss.default", {"torch._C._nn.mse_loss"}, {}, aten_diff_op<Diff::Mse>}};
-const OpRegistrar reg_a_l1{OpDef{"aten.l1_loss.default", {"torch._C._nn.l1_loss"}, {}, aten_diff_op<Diff::L1>}};
-const OpRegistrar reg_a_sl1{OpDef{"aten.smooth_l1_loss.default", {"torch._C._nn.smooth_l1_loss"}, {},
-                                  aten_diff_op<Diff::SmoothL1>}};
-const OpRegistrar reg_a_huber{OpDef{"aten.huber_loss.default", {"torch._C._nn.huber_loss"}, {},
-                                    aten_diff_op<Diff::Huber>}};
-const OpRegistrar reg_a_soft{OpDef{"aten.soft_margin_loss.default", {"torch._C._nn.soft_margin_loss"}, {},
-                                   aten_soft_margin_op}};
-const OpRegistrar reg_a_bce{OpDef{"aten.binary_cross_entropy.default", {"torch._C._nn.binary_cross_entropy"}, {},
-                                  aten_bce_op}};
-const OpRegistrar reg_a_bcel{OpDef{"aten.binary_cross_entropy_with_logits.default", {}, {}, aten_bce_logits_op}};
-const OpRegistrar reg_a_kl{aten("kl_div", aten_kl_div_op)};
-const OpRegistrar reg_a_poisson{aten("poisson_nll_loss", aten_poisson_nll_op)};
-const OpRegistrar reg_a_mr{aten("margin_ranking_loss", aten_margin_ranking_op)};
-const OpRegistrar reg_a_he{aten("hinge_embedding_loss", aten_hinge_embedding_op)};
+const OpRow kOps[] = {
+    {"torch.nn.functional.mse_loss", "", "", diff_op<Diff::Mse>},
+    {"torch.nn.functional.l1_loss", "", "", diff_op<Diff::L1>},
+    {"torch.nn.functional.smooth_l1_loss", "", "", diff_op<Diff::SmoothL1>},
+    {"torch.nn.functional.huber_loss", "", "", diff_op<Diff::Huber>},
+    {"torch.nn.functional.soft_margin_loss", "", "", soft_margin_op},
+    {"torch.nn.functional.binary_cross_entropy", "", "", bce_op},
+    {"torch.nn.functional.binary_cross_entropy_with_logits", "", "", bce_logits_op},
+    {"torch.nn.functional.kl_div", "", "", kl_div_op},
+    {"torch.nn.functional.poisson_nll_loss", "", "", poisson_nll_op},
+    {"torch.nn.functional.gaussian_nll_loss", "", "", gaussian_nll_op},
+    {"torch.nn.functional.margin_ranking_loss", "", "", margin_ranking_op},
+    {"torch.nn.functional.hinge_embedding_loss", "", "", hinge_embedding_op},
+    {"aten.mse_loss.default", "torch._C._nn.mse_loss", "", aten_diff_op<Diff::Mse>},
+    {"aten.l1_loss.default", "torch._C._nn.l1_loss", "", aten_diff_op<Diff::L1>},
+    {"aten.smooth_l1_loss.default", "torch._C._nn.smooth_l1_loss", "", aten_diff_op<Diff::SmoothL1>},
+    {"aten.huber_loss.default", "torch._C._nn.huber_loss", "", aten_diff_op<Diff::Huber>},
+    {"aten.soft_margin_loss.default", "torch._C._nn.soft_margin_loss", "", aten_soft_margin_op},
+    {"aten.binary_cross_entropy.default", "torch._C._nn.binary_cross_entropy", "", aten_bce_op},
+    {"aten.binary_cross_entropy_with_logits.default", "", "", aten_bce_logits_op},
+    {"aten.kl_div.default", "torch.kl_div", "", aten_kl_div_op},
+    {"aten.poisson_nll_loss.default", "torch.poisson_nll_loss", "", aten_poisson_nll_op},
+    {"aten.margin_ranking_loss.default", "torch.margin_ranking_loss", "", aten_margin_ranking_op},
+    {"aten.hinge_embedding_loss.default", "torch.hinge_embedding_loss", "", aten_hinge_embedding_op},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

@@ -6,6 +6,7 @@
 
 #include "ops/nn_util.h"
 #include "ops/call_op.h"
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "support/error.h"
@@ -92,12 +93,14 @@ Object rms_norm_op(const OpCall& call) {
   return out;
 }
 
-const OpRegistrar reg_lp1{OpDef{"torch.nn.functional.lp_pool1d", {}, {}, lp_pool_op<1>}};
-const OpRegistrar reg_lp2{OpDef{"torch.nn.functional.lp_pool2d", {}, {}, lp_pool_op<2>}};
-const OpRegistrar reg_lp3{OpDef{"torch.nn.functional.lp_pool3d", {}, {}, lp_pool_op<3>}};
-const OpRegistrar reg_lrn{OpDef{"torch.nn.functional.local_response_norm", {}, {}, local_response_norm_op}};
-const OpRegistrar reg_rms{OpDef{"torch.nn.functional.rms_norm", {"torch.rms_norm", "aten.rms_norm.default"}, {},
-                                rms_norm_op}};
+const OpRow kOps[] = {
+    {"torch.nn.functional.lp_pool1d", "", "", lp_pool_op<1>},
+    {"torch.nn.functional.lp_pool2d", "", "", lp_pool_op<2>},
+    {"torch.nn.functional.lp_pool3d", "", "", lp_pool_op<3>},
+    {"torch.nn.functional.local_response_norm", "", "", local_response_norm_op},
+    {"torch.nn.functional.rms_norm", "torch.rms_norm aten.rms_norm.default", "", rms_norm_op},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

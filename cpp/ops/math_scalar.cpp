@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "ops/number.h"
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "support/error.h"
@@ -119,20 +120,42 @@ Object math_gcd(const OpCall& call) {
   return Object(Value::integer(x));
 }
 
-#define FX_MATH(i, n) const OpRegistrar reg_math_##n{OpDef{"math." #n, {}, {}, math_unary<i>}};
-FX_MATH(0, sqrt) FX_MATH(1, exp) FX_MATH(2, log2) FX_MATH(3, log10) FX_MATH(4, sin) FX_MATH(5, cos)
-FX_MATH(6, tan) FX_MATH(7, asin) FX_MATH(8, acos) FX_MATH(9, atan) FX_MATH(10, sinh) FX_MATH(11, cosh)
-FX_MATH(12, tanh) FX_MATH(13, fabs) FX_MATH(14, erf) FX_MATH(15, log1p) FX_MATH(16, expm1) FX_MATH(17, floor)
-FX_MATH(18, ceil) FX_MATH(19, trunc) FX_MATH(20, isnan) FX_MATH(21, isinf) FX_MATH(22, isfinite)
-FX_MATH(23, degrees) FX_MATH(24, radians) FX_MATH(25, erfc)
-#undef FX_MATH
-const OpRegistrar reg_math_log{OpDef{"math.log", {}, {}, math_log}};
-const OpRegistrar reg_math_pow{OpDef{"math.pow", {}, {}, math_pow}};
-const OpRegistrar reg_math_atan2{OpDef{"math.atan2", {}, {}, math_binary<0>}};
-const OpRegistrar reg_math_hypot{OpDef{"math.hypot", {}, {}, math_binary<1>}};
-const OpRegistrar reg_math_copysign{OpDef{"math.copysign", {}, {}, math_binary<2>}};
-const OpRegistrar reg_math_fmod{OpDef{"math.fmod", {}, {}, math_binary<3>}};
-const OpRegistrar reg_math_gcd{OpDef{"math.gcd", {}, {}, math_gcd}};
+const OpRow kOps[] = {
+    {"math.sqrt", "", "", math_unary<0>},
+    {"math.exp", "", "", math_unary<1>},
+    {"math.log2", "", "", math_unary<2>},
+    {"math.log10", "", "", math_unary<3>},
+    {"math.sin", "", "", math_unary<4>},
+    {"math.cos", "", "", math_unary<5>},
+    {"math.tan", "", "", math_unary<6>},
+    {"math.asin", "", "", math_unary<7>},
+    {"math.acos", "", "", math_unary<8>},
+    {"math.atan", "", "", math_unary<9>},
+    {"math.sinh", "", "", math_unary<10>},
+    {"math.cosh", "", "", math_unary<11>},
+    {"math.tanh", "", "", math_unary<12>},
+    {"math.fabs", "", "", math_unary<13>},
+    {"math.erf", "", "", math_unary<14>},
+    {"math.log1p", "", "", math_unary<15>},
+    {"math.expm1", "", "", math_unary<16>},
+    {"math.floor", "", "", math_unary<17>},
+    {"math.ceil", "", "", math_unary<18>},
+    {"math.trunc", "", "", math_unary<19>},
+    {"math.isnan", "", "", math_unary<20>},
+    {"math.isinf", "", "", math_unary<21>},
+    {"math.isfinite", "", "", math_unary<22>},
+    {"math.degrees", "", "", math_unary<23>},
+    {"math.radians", "", "", math_unary<24>},
+    {"math.erfc", "", "", math_unary<25>},
+    {"math.log", "", "", math_log},
+    {"math.pow", "", "", math_pow},
+    {"math.atan2", "", "", math_binary<0>},
+    {"math.hypot", "", "", math_binary<1>},
+    {"math.copysign", "", "", math_binary<2>},
+    {"math.fmod", "", "", math_binary<3>},
+    {"math.gcd", "", "", math_gcd},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

@@ -2,6 +2,7 @@
 // baddbmm, linear, dot, mv. Shapes are checked here with torch's messages; the work is matmul.h's.
 #include "ops/matmul.h"
 #include "ops/nn_util.h"
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/tensor_util.h"
@@ -128,22 +129,17 @@ Object mv_op(const OpCall& call) {
   return matmul_tensor(x, v);
 }
 
-OpDef def(const std::string& n, OpFn fn, Names extra = {}, Names methods = {}) noexcept {
-  OpDef d{"torch." + n, {"torch.Tensor." + n, "aten." + n + ".default"}, {n}, fn};
-  for (auto& f : extra) d.functions.push_back(std::move(f));
-  for (auto& m : methods) d.methods.push_back(std::move(m));
-  return d;
-}
-
-const OpRegistrar reg_matmul{def("matmul", matmul_op, {"operator.matmul", "torch.Tensor.__matmul__"}, {"__matmul__"})};
-const OpRegistrar reg_mm{def("mm", mm_op)};
-const OpRegistrar reg_bmm{def("bmm", bmm_op)};
-const OpRegistrar reg_addmm{def("addmm", addmm_op)};
-const OpRegistrar reg_baddbmm{def("baddbmm", baddbmm_op)};
-const OpRegistrar reg_dot{def("dot", dot_op)};
-const OpRegistrar reg_mv{def("mv", mv_op)};
-const OpRegistrar reg_linear{OpDef{"torch.nn.functional.linear",
-                                   {"torch._C._nn.linear", "aten.linear.default"}, {}, linear_op}};
+const OpRow kOps[] = {
+    {"torch.matmul", "torch.Tensor.matmul aten.matmul.default operator.matmul torch.Tensor.__matmul__", "matmul __matmul__", matmul_op},
+    {"torch.mm", "torch.Tensor.mm aten.mm.default", "mm", mm_op},
+    {"torch.bmm", "torch.Tensor.bmm aten.bmm.default", "bmm", bmm_op},
+    {"torch.addmm", "torch.Tensor.addmm aten.addmm.default", "addmm", addmm_op},
+    {"torch.baddbmm", "torch.Tensor.baddbmm aten.baddbmm.default", "baddbmm", baddbmm_op},
+    {"torch.dot", "torch.Tensor.dot aten.dot.default", "dot", dot_op},
+    {"torch.mv", "torch.Tensor.mv aten.mv.default", "mv", mv_op},
+    {"torch.nn.functional.linear", "torch._C._nn.linear aten.linear.default", "", linear_op},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

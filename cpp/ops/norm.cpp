@@ -4,6 +4,7 @@
 
 #include "kernels/norm.h"
 #include "ops/nn_util.h"
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/tensor_util.h"
@@ -251,18 +252,19 @@ Object torch_instance_norm_op(const OpCall& call) {
                             a.boolean(5), a.number(7).as_double());
 }
 
-const OpRegistrar reg_f_bn{OpDef{"torch.nn.functional.batch_norm", {}, {}, f_batch_norm_op}};
-const OpRegistrar reg_t_bn{OpDef{"torch.batch_norm", {"aten.batch_norm.default"}, {}, torch_batch_norm_op}};
-const OpRegistrar reg_nbn{OpDef{"torch.native_batch_norm", {"aten.native_batch_norm.default"}, {}, native_batch_norm_op}};
-const OpRegistrar reg_bn_nt{OpDef{"aten._native_batch_norm_legit_no_training.default", {}, {}, bn_no_training_op}};
-const OpRegistrar reg_ln{OpDef{"torch.nn.functional.layer_norm", {"torch.layer_norm", "aten.layer_norm.default"}, {},
-                               f_layer_norm_op}};
-const OpRegistrar reg_nln{OpDef{"torch.native_layer_norm", {"aten.native_layer_norm.default"}, {}, native_layer_norm_op}};
-const OpRegistrar reg_gn{OpDef{"torch.nn.functional.group_norm", {"torch.group_norm", "aten.group_norm.default"}, {},
-                               f_group_norm_op}};
-const OpRegistrar reg_ngn{OpDef{"torch.native_group_norm", {"aten.native_group_norm.default"}, {}, native_group_norm_op}};
-const OpRegistrar reg_in{OpDef{"torch.nn.functional.instance_norm", {}, {}, f_instance_norm_op}};
-const OpRegistrar reg_t_in{OpDef{"torch.instance_norm", {"aten.instance_norm.default"}, {}, torch_instance_norm_op}};
+const OpRow kOps[] = {
+    {"torch.nn.functional.batch_norm", "", "", f_batch_norm_op},
+    {"torch.batch_norm", "aten.batch_norm.default", "", torch_batch_norm_op},
+    {"torch.native_batch_norm", "aten.native_batch_norm.default", "", native_batch_norm_op},
+    {"aten._native_batch_norm_legit_no_training.default", "", "", bn_no_training_op},
+    {"torch.nn.functional.layer_norm", "torch.layer_norm aten.layer_norm.default", "", f_layer_norm_op},
+    {"torch.native_layer_norm", "aten.native_layer_norm.default", "", native_layer_norm_op},
+    {"torch.nn.functional.group_norm", "torch.group_norm aten.group_norm.default", "", f_group_norm_op},
+    {"torch.native_group_norm", "aten.native_group_norm.default", "", native_group_norm_op},
+    {"torch.nn.functional.instance_norm", "", "", f_instance_norm_op},
+    {"torch.instance_norm", "aten.instance_norm.default", "", torch_instance_norm_op},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

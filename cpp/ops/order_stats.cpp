@@ -12,6 +12,7 @@
 #include "ops/dispatch.h"
 #include "ops/dispatch_order.h"
 #include "ops/nn_util.h"
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/tensor_util.h"
@@ -281,18 +282,15 @@ Object quantile_op(const OpCall& call) {
   return quantile(call, schema, kIgnoreNan);
 }
 
-OpDef def(const std::string& n, OpFn fn, Names overloads) noexcept {
-  OpDef d{"torch." + n, {"torch.Tensor." + n}, {n}, fn};
-  for (const auto& o : overloads) d.functions.push_back("aten." + n + "." + o);
-  return d;
-}
-
-const OpRegistrar reg_median{def("median", median_op<false>, {"default", "dim"})};
-const OpRegistrar reg_nanmedian{def("nanmedian", median_op<true>, {"default", "dim"})};
-const OpRegistrar reg_kthvalue{def("kthvalue", kthvalue_op, {"default"})};
-const OpRegistrar reg_mode{def("mode", mode_op, {"default"})};
-const OpRegistrar reg_quantile{def("quantile", quantile_op<false>, {"default", "scalar"})};
-const OpRegistrar reg_nanquantile{def("nanquantile", quantile_op<true>, {"default", "scalar"})};
+const OpRow kOps[] = {
+    {"torch.median", "torch.Tensor.median aten.median.default aten.median.dim", "median", median_op<false>},
+    {"torch.nanmedian", "torch.Tensor.nanmedian aten.nanmedian.default aten.nanmedian.dim", "nanmedian", median_op<true>},
+    {"torch.kthvalue", "torch.Tensor.kthvalue aten.kthvalue.default", "kthvalue", kthvalue_op},
+    {"torch.mode", "torch.Tensor.mode aten.mode.default", "mode", mode_op},
+    {"torch.quantile", "torch.Tensor.quantile aten.quantile.default aten.quantile.scalar", "quantile", quantile_op<false>},
+    {"torch.nanquantile", "torch.Tensor.nanquantile aten.nanquantile.default aten.nanquantile.scalar", "nanquantile", quantile_op<true>},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

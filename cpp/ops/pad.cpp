@@ -3,6 +3,7 @@
 #include "ops/dispatch.h"
 #include "ops/dispatch_order.h"
 #include "ops/nn_util.h"
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/tensor_util.h"
@@ -119,15 +120,14 @@ Object aten_pad_op(const OpCall& call) {
 constexpr int kReflect = static_cast<int>(PadMode::Reflect), kReplicate = static_cast<int>(PadMode::Replicate),
               kCircular = static_cast<int>(PadMode::Circular);
 
-const OpRegistrar reg_pad{OpDef{"torch.nn.functional.pad", {"torch._C._nn.pad", "aten.pad.default"}, {}, pad_op}};
-const OpRegistrar reg_cpad{OpDef{"torch.constant_pad_nd", {"aten.constant_pad_nd.default"}, {}, constant_pad_op}};
-const OpRegistrar reg_rfl{OpDef{"aten.reflection_pad1d.default",
-                                {"aten.reflection_pad2d.default", "aten.reflection_pad3d.default"}, {},
-                                aten_pad_op<kReflect>}};
-const OpRegistrar reg_rep{OpDef{"aten.replication_pad1d.default",
-                                {"aten.replication_pad2d.default", "aten.replication_pad3d.default"}, {},
-                                aten_pad_op<kReplicate>}};
-const OpRegistrar reg_circ{OpDef{"aten._pad_circular.default", {}, {}, aten_pad_op<kCircular>}};
+const OpRow kOps[] = {
+    {"torch.nn.functional.pad", "torch._C._nn.pad aten.pad.default", "", pad_op},
+    {"torch.constant_pad_nd", "aten.constant_pad_nd.default", "", constant_pad_op},
+    {"aten.reflection_pad1d.default", "aten.reflection_pad2d.default aten.reflection_pad3d.default", "", aten_pad_op<kReflect>},
+    {"aten.replication_pad1d.default", "aten.replication_pad2d.default aten.replication_pad3d.default", "", aten_pad_op<kReplicate>},
+    {"aten._pad_circular.default", "", "", aten_pad_op<kCircular>},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

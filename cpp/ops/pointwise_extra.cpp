@@ -6,6 +6,7 @@
 #include "ops/dispatch.h"
 #include "ops/call_op.h"
 #include "ops/nn_util.h"
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/tensor_util.h"
@@ -104,20 +105,15 @@ Object nan_to_num_op(const OpCall& call) {
   return out;
 }
 
-OpDef def(const std::string& n, OpFn fn) noexcept {
-  return OpDef{"torch." + n, {"torch.Tensor." + n, "aten." + n + ".default"}, {n}, fn};
-}
-
-const OpRegistrar reg_addcmul{def("addcmul", addcmul_op)};
-const OpRegistrar reg_addcdiv{def("addcdiv", addcdiv_op)};
-const OpRegistrar reg_logit{OpDef{"torch.logit", {"torch.Tensor.logit", "torch.special.logit", "aten.logit.default"},
-                                  {"logit"}, logit_op}};
-const OpRegistrar reg_xlogy{OpDef{"torch.xlogy", {"torch.Tensor.xlogy", "torch.special.xlogy", "aten.xlogy.Tensor",
-                                                  "aten.xlogy.Scalar_Self", "aten.xlogy.Scalar_Other"},
-                                  {"xlogy"}, xlogy_op}};
-const OpRegistrar reg_ntn{def("nan_to_num", nan_to_num_op<false>)};
-const OpRegistrar reg_ntn_{OpDef{"torch.nan_to_num_", {"torch.Tensor.nan_to_num_", "aten.nan_to_num_.default"},
-                                 {"nan_to_num_"}, nan_to_num_op<true>}};
+const OpRow kOps[] = {
+    {"torch.addcmul", "torch.Tensor.addcmul aten.addcmul.default", "addcmul", addcmul_op},
+    {"torch.addcdiv", "torch.Tensor.addcdiv aten.addcdiv.default", "addcdiv", addcdiv_op},
+    {"torch.logit", "torch.Tensor.logit torch.special.logit aten.logit.default", "logit", logit_op},
+    {"torch.xlogy", "torch.Tensor.xlogy torch.special.xlogy aten.xlogy.Tensor aten.xlogy.Scalar_Self aten.xlogy.Scalar_Other", "xlogy", xlogy_op},
+    {"torch.nan_to_num", "torch.Tensor.nan_to_num aten.nan_to_num.default", "nan_to_num", nan_to_num_op<false>},
+    {"torch.nan_to_num_", "torch.Tensor.nan_to_num_ aten.nan_to_num_.default", "nan_to_num_", nan_to_num_op<true>},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

@@ -7,6 +7,7 @@
 #include "kernels/pool.h"
 #include "kernels/pool_f32.h"
 #include "ops/nn_util.h"
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/tensor_util.h"
@@ -210,34 +211,21 @@ Object adaptive_max_op(const OpCall& call) {
   return values;
 }
 
-const OpRegistrar reg_mp1{OpDef{"torch.nn.functional.max_pool1d",
-                                {"torch.max_pool1d", "aten.max_pool1d.default"}, {}, max_pool_op<1, 2>}};
-const OpRegistrar reg_mp1i{OpDef{"torch.nn.functional.max_pool1d_with_indices",
-                                 {"aten.max_pool1d_with_indices.default"}, {}, max_pool_op<1, 1>}};
-const OpRegistrar reg_mp2{OpDef{"torch.nn.functional.max_pool2d",
-                                {"torch.max_pool2d", "aten.max_pool2d.default"}, {}, max_pool_op<2, 2>}};
-const OpRegistrar reg_mp2i{OpDef{"torch.nn.functional.max_pool2d_with_indices",
-                                 {"torch._C._nn.max_pool2d_with_indices", "aten.max_pool2d_with_indices.default"},
-                                 {}, max_pool_op<2, 1>}};
-const OpRegistrar reg_ap1{OpDef{"torch.nn.functional.avg_pool1d",
-                                {"torch.avg_pool1d", "aten.avg_pool1d.default"}, {}, avg_pool_op<1>}};
-const OpRegistrar reg_ap2{OpDef{"torch.nn.functional.avg_pool2d",
-                                {"torch._C._nn.avg_pool2d", "aten.avg_pool2d.default"}, {}, avg_pool_op<2>}};
-const OpRegistrar reg_aap1{OpDef{"torch.nn.functional.adaptive_avg_pool1d",
-                                 {"torch.adaptive_avg_pool1d", "aten.adaptive_avg_pool1d.default"}, {},
-                                 adaptive_avg_op<1>}};
-const OpRegistrar reg_aap2{OpDef{"torch.nn.functional.adaptive_avg_pool2d",
-                                 {"torch._C._nn.adaptive_avg_pool2d", "aten.adaptive_avg_pool2d.default",
-                                  "aten._adaptive_avg_pool2d.default"},
-                                 {}, adaptive_avg_op<2>}};
-const OpRegistrar reg_amp1{OpDef{"torch.nn.functional.adaptive_max_pool1d", {}, {}, adaptive_max_op<1, 2>}};
-const OpRegistrar reg_amp1i{OpDef{"torch.nn.functional.adaptive_max_pool1d_with_indices",
-                                  {"torch.adaptive_max_pool1d", "aten.adaptive_max_pool1d.default"}, {},
-                                  adaptive_max_op<1, 1>}};
-const OpRegistrar reg_amp2{OpDef{"torch.nn.functional.adaptive_max_pool2d", {}, {}, adaptive_max_op<2, 2>}};
-const OpRegistrar reg_amp2i{OpDef{"torch.nn.functional.adaptive_max_pool2d_with_indices",
-                                  {"torch._C._nn.adaptive_max_pool2d", "aten.adaptive_max_pool2d.default"}, {},
-                                  adaptive_max_op<2, 1>}};
+const OpRow kOps[] = {
+    {"torch.nn.functional.max_pool1d", "torch.max_pool1d aten.max_pool1d.default", "", max_pool_op<1, 2>},
+    {"torch.nn.functional.max_pool1d_with_indices", "aten.max_pool1d_with_indices.default", "", max_pool_op<1, 1>},
+    {"torch.nn.functional.max_pool2d", "torch.max_pool2d aten.max_pool2d.default", "", max_pool_op<2, 2>},
+    {"torch.nn.functional.max_pool2d_with_indices", "torch._C._nn.max_pool2d_with_indices aten.max_pool2d_with_indices.default", "", max_pool_op<2, 1>},
+    {"torch.nn.functional.avg_pool1d", "torch.avg_pool1d aten.avg_pool1d.default", "", avg_pool_op<1>},
+    {"torch.nn.functional.avg_pool2d", "torch._C._nn.avg_pool2d aten.avg_pool2d.default", "", avg_pool_op<2>},
+    {"torch.nn.functional.adaptive_avg_pool1d", "torch.adaptive_avg_pool1d aten.adaptive_avg_pool1d.default", "", adaptive_avg_op<1>},
+    {"torch.nn.functional.adaptive_avg_pool2d", "torch._C._nn.adaptive_avg_pool2d aten.adaptive_avg_pool2d.default aten._adaptive_avg_pool2d.default", "", adaptive_avg_op<2>},
+    {"torch.nn.functional.adaptive_max_pool1d", "", "", adaptive_max_op<1, 2>},
+    {"torch.nn.functional.adaptive_max_pool1d_with_indices", "torch.adaptive_max_pool1d aten.adaptive_max_pool1d.default", "", adaptive_max_op<1, 1>},
+    {"torch.nn.functional.adaptive_max_pool2d", "", "", adaptive_max_op<2, 2>},
+    {"torch.nn.functional.adaptive_max_pool2d_with_indices", "torch._C._nn.adaptive_max_pool2d aten.adaptive_max_pool2d.default", "", adaptive_max_op<2, 1>},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

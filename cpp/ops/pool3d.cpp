@@ -3,6 +3,7 @@
 // every leading dim is a volume for the kernels (kernels/pool3d.h).
 #include "kernels/pool3d.h"
 #include "ops/nn_util.h"
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/tensor_util.h"
@@ -145,21 +146,15 @@ Object adaptive3d_op(const OpCall& call) {
   return values;
 }
 
-const OpRegistrar reg_mp3{OpDef{"torch.nn.functional.max_pool3d", {"torch.max_pool3d", "aten.max_pool3d.default"},
-                                {}, max_pool3d_op<2>}};
-const OpRegistrar reg_mp3i{OpDef{"torch.nn.functional.max_pool3d_with_indices",
-                                 {"torch._C._nn.max_pool3d_with_indices", "aten.max_pool3d_with_indices.default"}, {},
-                                 max_pool3d_op<1>}};
-const OpRegistrar reg_ap3{OpDef{"torch.nn.functional.avg_pool3d", {"torch._C._nn.avg_pool3d", "aten.avg_pool3d.default"},
-                                {}, avg_pool3d_op}};
-const OpRegistrar reg_aap3{OpDef{"torch.nn.functional.adaptive_avg_pool3d",
-                                 {"torch._C._nn.adaptive_avg_pool3d", "aten.adaptive_avg_pool3d.default",
-                                  "aten._adaptive_avg_pool3d.default"},
-                                 {}, adaptive3d_op<0>}};
-const OpRegistrar reg_amp3{OpDef{"torch.nn.functional.adaptive_max_pool3d", {}, {}, adaptive3d_op<2>}};
-const OpRegistrar reg_amp3i{OpDef{"torch.nn.functional.adaptive_max_pool3d_with_indices",
-                                  {"torch._C._nn.adaptive_max_pool3d", "aten.adaptive_max_pool3d.default"}, {},
-                                  adaptive3d_op<1>}};
+const OpRow kOps[] = {
+    {"torch.nn.functional.max_pool3d", "torch.max_pool3d aten.max_pool3d.default", "", max_pool3d_op<2>},
+    {"torch.nn.functional.max_pool3d_with_indices", "torch._C._nn.max_pool3d_with_indices aten.max_pool3d_with_indices.default", "", max_pool3d_op<1>},
+    {"torch.nn.functional.avg_pool3d", "torch._C._nn.avg_pool3d aten.avg_pool3d.default", "", avg_pool3d_op},
+    {"torch.nn.functional.adaptive_avg_pool3d", "torch._C._nn.adaptive_avg_pool3d aten.adaptive_avg_pool3d.default aten._adaptive_avg_pool3d.default", "", adaptive3d_op<0>},
+    {"torch.nn.functional.adaptive_max_pool3d", "", "", adaptive3d_op<2>},
+    {"torch.nn.functional.adaptive_max_pool3d_with_indices", "torch._C._nn.adaptive_max_pool3d aten.adaptive_max_pool3d.default", "", adaptive3d_op<1>},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "ops/elementwise.h"
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/shape_ops.h"
@@ -351,46 +352,38 @@ Object is_not_op(const OpCall& call) {
   return Object(Value::boolean(!same_object(a[0], a[1])));
 }
 
-const OpRegistrar reg_getitem{OpDef{"operator.getitem", {"aten.getitem"}, {"__getitem__"}, getitem_op}};
-const OpRegistrar reg_setitem{OpDef{"operator.setitem", {}, {"__setitem__"}, setitem_op}};
-const OpRegistrar reg_getattr{OpDef{"builtins.getattr", {"getattr"}, {}, getattr_op}};
-const OpRegistrar reg_size{OpDef{"torch.Tensor.size", {"aten.sym_size.int", "aten.sym_size.default", "aten.size.int",
-                                                       "aten.size.default"}, {"size"}, size_op}};
-const OpRegistrar reg_stride{OpDef{"torch.Tensor.stride", {"aten.sym_stride.int", "aten.stride.int"}, {"stride"}, stride_op}};
-const OpRegistrar reg_dim{OpDef{"torch.Tensor.dim", {"aten.dim.default", "torch.Tensor.ndimension"},
-                                {"dim", "ndimension"}, dim_op}};
-const OpRegistrar reg_numel{OpDef{"torch.numel", {"torch.Tensor.numel", "torch.Tensor.nelement", "aten.numel.default",
-                                                  "aten.sym_numel.default"}, {"numel", "nelement"}, numel_op}};
-const OpRegistrar reg_item{OpDef{"torch.Tensor.item", {"aten.item.default", "aten._local_scalar_dense.default"},
-                                 {"item"}, item_op, nullptr, /*data_dependent=*/true}};
-const OpRegistrar reg_is_fp{OpDef{"torch.is_floating_point", {"torch.Tensor.is_floating_point"},
-                                  {"is_floating_point"}, is_floating_point_op}};
-const OpRegistrar reg_is_contig{OpDef{"torch.Tensor.is_contiguous", {"aten.is_contiguous.default"}, {"is_contiguous"},
-                                      is_contiguous_op}};
-const OpRegistrar reg_len{OpDef{"builtins.len", {"len", "aten.len.t", "aten.len.Tensor"}, {"__len__"}, len_op}};
-const OpRegistrar reg_int{OpDef{"builtins.int", {"int", "aten.Int.Tensor", "aten.sym_int"}, {"__int__"}, int_op}};
-const OpRegistrar reg_float{OpDef{"builtins.float", {"float", "aten.Float.Tensor", "aten.sym_float"}, {"__float__"}, float_op}};
-const OpRegistrar reg_bool{OpDef{"builtins.bool", {"bool", "aten.Bool.Tensor"}, {"__bool__"}, bool_op}};
-const OpRegistrar reg_max{OpDef{"builtins.max", {"max", "torch.sym_max"}, {}, max_op}};
-const OpRegistrar reg_min{OpDef{"builtins.min", {"min", "torch.sym_min"}, {}, min_op}};
-const OpRegistrar reg_assert{OpDef{"torch._assert", {"torch._assert_async", "aten._assert_async.msg",
-                                                     "aten._assert_async.default", "aten._assert_scalar.default",
-                                                     "torch._check"}, {}, assert_op}};
-const OpRegistrar reg_noop{OpDef{"aten.sym_constrain_range_for_size.default",
-                                 {"aten.sym_constrain_range.default", "aten._assert_tensor_metadata.default",
-                                  "torch._check_is_size"}, {}, noop_op}};
-const OpRegistrar reg_truth{OpDef{"operator.truth", {}, {}, truth_op}};
-const OpRegistrar reg_not{OpDef{"operator.not_", {}, {}, not_op}};
-const OpRegistrar reg_and{OpDef{"operator.and_", {}, {"__and__", "__rand__"}, int_bitwise<0>}};
-const OpRegistrar reg_or{OpDef{"operator.or_", {}, {"__or__", "__ror__"}, int_bitwise<1>}};
-const OpRegistrar reg_xor{OpDef{"operator.xor", {}, {"__xor__", "__rxor__"}, int_bitwise<2>}};
-const OpRegistrar reg_lshift{OpDef{"operator.lshift", {}, {"__lshift__"}, int_bitwise<3>}};
-const OpRegistrar reg_rshift{OpDef{"operator.rshift", {}, {"__rshift__"}, int_bitwise<4>}};
-const OpRegistrar reg_invert{OpDef{"operator.invert", {"operator.inv"}, {"__invert__"}, invert_op}};
-const OpRegistrar reg_pos{OpDef{"operator.pos", {"torch.positive", "torch.Tensor.positive", "aten.positive.default"},
-                                {"positive", "__pos__"}, pos_op}};
-const OpRegistrar reg_is{OpDef{"operator.is_", {}, {}, is_op}};
-const OpRegistrar reg_is_not{OpDef{"operator.is_not", {}, {}, is_not_op}};
+const OpRow kOps[] = {
+    {"operator.getitem", "aten.getitem", "__getitem__", getitem_op},
+    {"operator.setitem", "", "__setitem__", setitem_op},
+    {"builtins.getattr", "getattr", "", getattr_op},
+    {"torch.Tensor.size", "aten.sym_size.int aten.sym_size.default aten.size.int aten.size.default", "size", size_op},
+    {"torch.Tensor.stride", "aten.sym_stride.int aten.stride.int", "stride", stride_op},
+    {"torch.Tensor.dim", "aten.dim.default torch.Tensor.ndimension", "dim ndimension", dim_op},
+    {"torch.numel", "torch.Tensor.numel torch.Tensor.nelement aten.numel.default aten.sym_numel.default", "numel nelement", numel_op},
+    {"torch.Tensor.item", "aten.item.default aten._local_scalar_dense.default", "item", item_op, nullptr, true},
+    {"torch.is_floating_point", "torch.Tensor.is_floating_point", "is_floating_point", is_floating_point_op},
+    {"torch.Tensor.is_contiguous", "aten.is_contiguous.default", "is_contiguous", is_contiguous_op},
+    {"builtins.len", "len aten.len.t aten.len.Tensor", "__len__", len_op},
+    {"builtins.int", "int aten.Int.Tensor aten.sym_int", "__int__", int_op},
+    {"builtins.float", "float aten.Float.Tensor aten.sym_float", "__float__", float_op},
+    {"builtins.bool", "bool aten.Bool.Tensor", "__bool__", bool_op},
+    {"builtins.max", "max torch.sym_max", "", max_op},
+    {"builtins.min", "min torch.sym_min", "", min_op},
+    {"torch._assert", "torch._assert_async aten._assert_async.msg aten._assert_async.default aten._assert_scalar.default torch._check", "", assert_op},
+    {"aten.sym_constrain_range_for_size.default", "aten.sym_constrain_range.default aten._assert_tensor_metadata.default torch._check_is_size", "", noop_op},
+    {"operator.truth", "", "", truth_op},
+    {"operator.not_", "", "", not_op},
+    {"operator.and_", "", "__and__ __rand__", int_bitwise<0>},
+    {"operator.or_", "", "__or__ __ror__", int_bitwise<1>},
+    {"operator.xor", "", "__xor__ __rxor__", int_bitwise<2>},
+    {"operator.lshift", "", "__lshift__", int_bitwise<3>},
+    {"operator.rshift", "", "__rshift__", int_bitwise<4>},
+    {"operator.invert", "operator.inv", "__invert__", invert_op},
+    {"operator.pos", "torch.positive torch.Tensor.positive aten.positive.default", "positive __pos__", pos_op},
+    {"operator.is_", "", "", is_op},
+    {"operator.is_not", "", "", is_not_op},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

@@ -6,6 +6,7 @@
 #include "ops/dispatch_order.h"
 #include "ops/nn_util.h"
 #include "ops/reduce_util.h"
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/tensor_util.h"
@@ -108,18 +109,15 @@ Object cum_op(const OpCall& call) {
   return to_dtype(y, out);
 }
 
-OpDef def(const std::string& n, OpFn fn, Names extra = {}) noexcept {
-  OpDef d{"torch." + n, {"torch.Tensor." + n, "aten." + n + ".default"}, {n}, fn};
-  for (auto& f : extra) d.functions.push_back(std::move(f));
-  return d;
-}
-
-const OpRegistrar reg_max{def("max", max_op<true>, {"aten.max.dim"})};
-const OpRegistrar reg_min{def("min", max_op<false>, {"aten.min.dim"})};
-const OpRegistrar reg_argmax{def("argmax", argmax_op<true>)};
-const OpRegistrar reg_argmin{def("argmin", argmax_op<false>)};
-const OpRegistrar reg_cumsum{def("cumsum", cum_op<false>)};
-const OpRegistrar reg_cumprod{def("cumprod", cum_op<true>)};
+const OpRow kOps[] = {
+    {"torch.max", "torch.Tensor.max aten.max.default aten.max.dim", "max", max_op<true>},
+    {"torch.min", "torch.Tensor.min aten.min.default aten.min.dim", "min", max_op<false>},
+    {"torch.argmax", "torch.Tensor.argmax aten.argmax.default", "argmax", argmax_op<true>},
+    {"torch.argmin", "torch.Tensor.argmin aten.argmin.default", "argmin", argmax_op<false>},
+    {"torch.cumsum", "torch.Tensor.cumsum aten.cumsum.default", "cumsum", cum_op<false>},
+    {"torch.cumprod", "torch.Tensor.cumprod aten.cumprod.default", "cumprod", cum_op<true>},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

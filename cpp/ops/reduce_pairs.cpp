@@ -1,6 +1,7 @@
 // Reductions that return two results: var_mean / std_mean ((var or std, mean), with torch.var's argument
 // forms: dim, unbiased or correction, keepdim) and aminmax ((min, max) over one dim or all).
 #include "ops/call_op.h"
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "support/error.h"
@@ -48,12 +49,12 @@ Object aminmax_op(const OpCall& call) {
   return Object::tuple({call_op("torch.amin", {a[0], a[1], a[2]}), call_op("torch.amax", {a[0], a[1], a[2]})});
 }
 
-const OpRegistrar reg_vm{OpDef{"torch.var_mean", {"aten.var_mean.default", "aten.var_mean.dim", "aten.var_mean.correction"},
-                               {}, spread_mean_op<false>}};
-const OpRegistrar reg_sm{OpDef{"torch.std_mean", {"aten.std_mean.default", "aten.std_mean.dim", "aten.std_mean.correction"},
-                               {}, spread_mean_op<true>}};
-const OpRegistrar reg_amm{OpDef{"torch.aminmax", {"torch.Tensor.aminmax", "aten.aminmax.default"}, {"aminmax"},
-                                aminmax_op}};
+const OpRow kOps[] = {
+    {"torch.var_mean", "aten.var_mean.default aten.var_mean.dim aten.var_mean.correction", "", spread_mean_op<false>},
+    {"torch.std_mean", "aten.std_mean.default aten.std_mean.dim aten.std_mean.correction", "", spread_mean_op<true>},
+    {"torch.aminmax", "torch.Tensor.aminmax aten.aminmax.default", "aminmax", aminmax_op},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

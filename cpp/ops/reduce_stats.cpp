@@ -7,6 +7,7 @@
 #include "ops/dispatch_order.h"
 #include "ops/nn_util.h"
 #include "ops/reduce_util.h"
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/tensor_util.h"
@@ -232,26 +233,22 @@ Object any_op(const OpCall& call) {
   return x.dtype() == DType::UInt8 ? to_dtype(y, DType::UInt8) : y;  // torch keeps uint8 for any/all
 }
 
-OpDef def(const std::string& n, OpFn fn, Names extra = {}) noexcept {
-  OpDef d{"torch." + n, {"torch.Tensor." + n, "aten." + n + ".default"}, {n}, fn};
-  for (auto& f : extra) d.functions.push_back(std::move(f));
-  return d;
-}
-
-const OpRegistrar reg_mean{def("mean", mean_op, {"aten.mean.dim"})};
-const OpRegistrar reg_var{def("var", var_op<false>, {"aten.var.dim"})};
-const OpRegistrar reg_std{def("std", var_op<true>, {"aten.std.dim"})};
-const OpRegistrar reg_var_c{OpDef{"aten.var.correction", {}, {}, var_correction_op<false>}};
-const OpRegistrar reg_std_c{OpDef{"aten.std.correction", {}, {}, var_correction_op<true>}};
-const OpRegistrar reg_lse{def("logsumexp", logsumexp_op, {"torch.special.logsumexp"})};
-const OpRegistrar reg_norm{OpDef{"torch.norm", {"torch.Tensor.norm", "torch.functional.norm", "aten.norm.ScalarOpt_dim"},
-                                 {"norm"}, norm_op}};
-const OpRegistrar reg_vnorm{OpDef{"torch.linalg.vector_norm", {"aten.linalg_vector_norm.default"}, {}, vector_norm_op}};
-const OpRegistrar reg_prod{def("prod", prod_op, {"aten.prod.dim_int"})};
-const OpRegistrar reg_amax{def("amax", amax_op<true>)};
-const OpRegistrar reg_amin{def("amin", amax_op<false>)};
-const OpRegistrar reg_any{def("any", any_op<true>, {"aten.any.dim", "aten.any.dims"})};
-const OpRegistrar reg_all{def("all", any_op<false>, {"aten.all.dim", "aten.all.dims"})};
+const OpRow kOps[] = {
+    {"torch.mean", "torch.Tensor.mean aten.mean.default aten.mean.dim", "mean", mean_op},
+    {"torch.var", "torch.Tensor.var aten.var.default aten.var.dim", "var", var_op<false>},
+    {"torch.std", "torch.Tensor.std aten.std.default aten.std.dim", "std", var_op<true>},
+    {"aten.var.correction", "", "", var_correction_op<false>},
+    {"aten.std.correction", "", "", var_correction_op<true>},
+    {"torch.logsumexp", "torch.Tensor.logsumexp aten.logsumexp.default torch.special.logsumexp", "logsumexp", logsumexp_op},
+    {"torch.norm", "torch.Tensor.norm torch.functional.norm aten.norm.ScalarOpt_dim", "norm", norm_op},
+    {"torch.linalg.vector_norm", "aten.linalg_vector_norm.default", "", vector_norm_op},
+    {"torch.prod", "torch.Tensor.prod aten.prod.default aten.prod.dim_int", "prod", prod_op},
+    {"torch.amax", "torch.Tensor.amax aten.amax.default", "amax", amax_op<true>},
+    {"torch.amin", "torch.Tensor.amin aten.amin.default", "amin", amax_op<false>},
+    {"torch.any", "torch.Tensor.any aten.any.default aten.any.dim aten.any.dims", "any", any_op<true>},
+    {"torch.all", "torch.Tensor.all aten.all.default aten.all.dim aten.all.dims", "all", any_op<false>},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

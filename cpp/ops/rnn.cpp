@@ -7,6 +7,7 @@
 
 #include "ops/matmul.h"
 #include "ops/nn_util.h"
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/tensor_util.h"
@@ -189,11 +190,14 @@ Object mkldnn_rnn_layer_op(const OpCall& call) {
                         Tensor::empty({0}, DType::UInt8)});
 }
 
-const OpRegistrar reg_lstm{OpDef{"aten.lstm.input", {"torch.lstm", "torch._VF.lstm"}, {}, lstm_op}};
-const OpRegistrar reg_gru{OpDef{"aten.gru.input", {"torch.gru", "torch._VF.gru"}, {}, rnn_op<Cell::Gru>}};
-const OpRegistrar reg_rnn_tanh{OpDef{"aten.rnn_tanh.input", {"torch.rnn_tanh", "torch._VF.rnn_tanh"}, {}, rnn_op<Cell::Tanh>}};
-const OpRegistrar reg_rnn_relu{OpDef{"aten.rnn_relu.input", {"torch.rnn_relu", "torch._VF.rnn_relu"}, {}, rnn_op<Cell::Relu>}};
-const OpRegistrar reg_mkldnn{OpDef{"aten.mkldnn_rnn_layer.default", {}, {}, mkldnn_rnn_layer_op}};
+const OpRow kOps[] = {
+    {"aten.lstm.input", "torch.lstm torch._VF.lstm", "", lstm_op},
+    {"aten.gru.input", "torch.gru torch._VF.gru", "", rnn_op<Cell::Gru>},
+    {"aten.rnn_tanh.input", "torch.rnn_tanh torch._VF.rnn_tanh", "", rnn_op<Cell::Tanh>},
+    {"aten.rnn_relu.input", "torch.rnn_relu torch._VF.rnn_relu", "", rnn_op<Cell::Relu>},
+    {"aten.mkldnn_rnn_layer.default", "", "", mkldnn_rnn_layer_op},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

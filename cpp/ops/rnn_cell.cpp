@@ -7,6 +7,7 @@
 
 #include "ops/matmul.h"
 #include "ops/nn_util.h"
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/tensor_util.h"
@@ -131,13 +132,13 @@ Object lstm_cell_op(const OpCall& call) {
   return Object::tuple({r[0], r[1]});
 }
 
-const OpRegistrar reg_tanh{OpDef{"aten.rnn_tanh_cell.default", {"torch.rnn_tanh_cell", "torch._VF.rnn_tanh_cell"}, {},
-                                 simple_cell_op<Cell::Tanh>}};
-const OpRegistrar reg_relu{OpDef{"aten.rnn_relu_cell.default", {"torch.rnn_relu_cell", "torch._VF.rnn_relu_cell"}, {},
-                                 simple_cell_op<Cell::Relu>}};
-const OpRegistrar reg_gru{OpDef{"aten.gru_cell.default", {"torch.gru_cell", "torch._VF.gru_cell"}, {},
-                                simple_cell_op<Cell::Gru>}};
-const OpRegistrar reg_lstm{OpDef{"aten.lstm_cell.default", {"torch.lstm_cell", "torch._VF.lstm_cell"}, {}, lstm_cell_op}};
+const OpRow kOps[] = {
+    {"aten.rnn_tanh_cell.default", "torch.rnn_tanh_cell torch._VF.rnn_tanh_cell", "", simple_cell_op<Cell::Tanh>},
+    {"aten.rnn_relu_cell.default", "torch.rnn_relu_cell torch._VF.rnn_relu_cell", "", simple_cell_op<Cell::Relu>},
+    {"aten.gru_cell.default", "torch.gru_cell torch._VF.gru_cell", "", simple_cell_op<Cell::Gru>},
+    {"aten.lstm_cell.default", "torch.lstm_cell torch._VF.lstm_cell", "", lstm_cell_op},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

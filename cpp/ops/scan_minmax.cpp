@@ -9,6 +9,7 @@
 #include "ops/dispatch.h"
 #include "ops/dispatch_order.h"
 #include "ops/nn_util.h"
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/tensor_util.h"
@@ -97,13 +98,12 @@ Object logcumsumexp_op(const OpCall& call) {
   return restore_dtype(y, x0.dtype());
 }
 
-OpDef def(const std::string& n, OpFn fn) noexcept {
-  return OpDef{"torch." + n, {"torch.Tensor." + n, "aten." + n + ".default"}, {n}, fn};
-}
-
-const OpRegistrar reg_cummax{def("cummax", cumext_op<true>)};
-const OpRegistrar reg_cummin{def("cummin", cumext_op<false>)};
-const OpRegistrar reg_logcumsumexp{def("logcumsumexp", logcumsumexp_op)};
+const OpRow kOps[] = {
+    {"torch.cummax", "torch.Tensor.cummax aten.cummax.default", "cummax", cumext_op<true>},
+    {"torch.cummin", "torch.Tensor.cummin aten.cummin.default", "cummin", cumext_op<false>},
+    {"torch.logcumsumexp", "torch.Tensor.logcumsumexp aten.logcumsumexp.default", "logcumsumexp", logcumsumexp_op},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "ops/dispatch.h"
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/tensor_util.h"
@@ -149,13 +150,13 @@ Object scatter_with_reduce_op(const OpCall& call) {
   return finish(x, acc, kInplace);
 }
 
-const OpRegistrar reg_sr{OpDef{"torch.scatter_reduce",
-                               {"torch.Tensor.scatter_reduce", "aten.scatter_reduce.two"}, {"scatter_reduce"},
-                               scatter_reduce_op<false>}};
-const OpRegistrar reg_sr_{OpDef{"torch.Tensor.scatter_reduce_", {"aten.scatter_reduce_.two"}, {"scatter_reduce_"},
-                                scatter_reduce_op<true>}};
-const OpRegistrar reg_swr{OpDef{"aten.scatter.reduce", {"aten.scatter.value_reduce"}, {}, scatter_with_reduce_op<false>}};
-const OpRegistrar reg_swr_{OpDef{"aten.scatter_.reduce", {"aten.scatter_.value_reduce"}, {}, scatter_with_reduce_op<true>}};
+const OpRow kOps[] = {
+    {"torch.scatter_reduce", "torch.Tensor.scatter_reduce aten.scatter_reduce.two", "scatter_reduce", scatter_reduce_op<false>},
+    {"torch.Tensor.scatter_reduce_", "aten.scatter_reduce_.two", "scatter_reduce_", scatter_reduce_op<true>},
+    {"aten.scatter.reduce", "aten.scatter.value_reduce", "", scatter_with_reduce_op<false>},
+    {"aten.scatter_.reduce", "aten.scatter_.value_reduce", "", scatter_with_reduce_op<true>},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

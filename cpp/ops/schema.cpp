@@ -62,21 +62,21 @@ Schema::Schema(const std::string& signature) {
     }
     params_.push_back(std::move(p));
   }
+  FX_CHECK(params_.size() <= 64, "op schema with more than 64 parameters: " + signature);
+  for (const Param& p : params_) positional_ += p.kw_only ? 0 : 1;
 }
 
 Args Schema::parse(const OpCall& call) const {
   Args a;
   a.schema_ = this;
   a.values_.resize(params_.size());
-  a.given_.assign(params_.size(), false);
-  size_t positional = 0;
-  for (const Param& p : params_) positional += p.kw_only ? 0 : 1;
+  const size_t positional = positional_;
   if (call.args.size() > positional)
     throw FxError(op_ + "() takes " + std::to_string(positional) + " positional argument" +
                   (positional == 1 ? "" : "s") + " but " + std::to_string(call.args.size()) + " were given");
   for (size_t i = 0; i < call.args.size(); ++i) {
     a.values_[i] = call.args[i];
-    a.given_[i] = true;
+    a.given_ |= uint64_t{1} << i;
   }
   for (const auto& [key, value] : call.kwargs) {
     size_t found = params_.size();
@@ -84,12 +84,12 @@ Args Schema::parse(const OpCall& call) const {
       for (const auto& n : params_[i].names)
         if (n == key) found = i;
     if (found == params_.size()) throw FxError(op_ + "() got an unexpected keyword argument '" + key + "'");
-    if (a.given_[found]) throw FxError(op_ + "() got multiple values for argument '" + key + "'");
+    if (a.given(found)) throw FxError(op_ + "() got multiple values for argument '" + key + "'");
     a.values_[found] = value;
-    a.given_[found] = true;
+    a.given_ |= uint64_t{1} << found;
   }
   for (size_t i = 0; i < params_.size(); ++i) {
-    if (a.given_[i]) continue;
+    if (a.given(i)) continue;
     if (!params_[i].has_default)
       throw FxError(op_ + "() missing required argument '" + params_[i].names.front() + "'");
     a.values_[i] = params_[i].default_value;

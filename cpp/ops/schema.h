@@ -3,6 +3,7 @@
 // aten says `self`); defaults are None, True, False, ints, floats or 'strings'. Errors read like
 // Python's: "add() missing required argument 'other'".
 #pragma once
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,7 +18,7 @@ class Schema;
 class Args {
  public:
   const Object& operator[](size_t i) const { return values_.at(i); }
-  bool given(size_t i) const { return given_.at(i); }
+  bool given(size_t i) const { return i < values_.size() && (given_ >> i & 1); }
   bool is_none(size_t i) const;
 
   // Typed access; FxError naming the op and the parameter on a wrong kind.
@@ -35,7 +36,7 @@ class Args {
   [[noreturn]] void wrong(size_t i, const char* expected) const;
   const Schema* schema_ = nullptr;
   std::vector<Object> values_;
-  std::vector<bool> given_;
+  uint64_t given_ = 0;  // bit i: parameter i was passed (a schema has at most 64 parameters)
 };
 
 class Schema {
@@ -54,6 +55,7 @@ class Schema {
   };
   std::string op_;
   std::vector<Param> params_;
+  size_t positional_ = 0;  // parameters before `*`
 };
 
 }  // namespace fx

@@ -2,6 +2,7 @@
 // return several such views: unbind, split / split_with_sizes, chunk, tensor_split. All share storage.
 #include <algorithm>
 
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/shape_ops.h"
@@ -201,31 +202,24 @@ Object as_list(const OpCall& call) {
   return Object::list(F(call).items());
 }
 
-OpDef def(const std::string& n, OpFn fn, Names functions, Names methods = {}) noexcept {
-  OpDef d{"torch." + n, std::move(functions), std::move(methods), fn};
-  d.functions.push_back("torch.Tensor." + n);
-  d.methods.push_back(n);
-  return d;
-}
-
-const OpRegistrar reg_select{def("select", select_op, {"aten.select.int"})};
-const OpRegistrar reg_slice{OpDef{"aten.slice.Tensor", {}, {}, slice_op}};
-const OpRegistrar reg_narrow{def("narrow", narrow_op, {"aten.narrow.default"})};
-const OpRegistrar reg_unbind{def("unbind", unbind_op, {})};
-const OpRegistrar reg_aten_unbind{OpDef{"aten.unbind.int", {}, {}, as_list<unbind_op>}};
-const OpRegistrar reg_split{def("split", split_op, {"torch.split_with_sizes", "torch.Tensor.split_with_sizes"},
-                                {"split_with_sizes"})};
+const OpRow kOps1[] = {
+    {"torch.select", "aten.select.int torch.Tensor.select", "select", select_op},
+    {"aten.slice.Tensor", "", "", slice_op},
+    {"torch.narrow", "aten.narrow.default torch.Tensor.narrow", "narrow", narrow_op},
+    {"torch.unbind", "torch.Tensor.unbind", "unbind", unbind_op},
+    {"aten.unbind.int", "", "", as_list<unbind_op>},
+    {"torch.split", "torch.split_with_sizes torch.Tensor.split_with_sizes torch.Tensor.split", "split_with_sizes split", split_op},
+};
+const OpTable reg_kOps1{kOps1};
 // unsafe_split* differ from split only in autograd's view tracking, which an inference runtime has not.
-const OpRegistrar reg_aten_split{OpDef{"aten.split.Tensor", {"aten.split_with_sizes.default", "aten.split.sizes",
-                                                            "aten.unsafe_split.Tensor",
-                                                            "aten.unsafe_split_with_sizes.default"}, {},
-                                       as_list<split_op>}};
-const OpRegistrar reg_chunk{def("chunk", chunk_op, {})};
-const OpRegistrar reg_aten_chunk{OpDef{"aten.chunk.default", {"aten.unsafe_chunk.default"}, {}, as_list<chunk_op>}};
-const OpRegistrar reg_tensor_split{def("tensor_split", tensor_split_op, {})};
-const OpRegistrar reg_aten_tensor_split{OpDef{"aten.tensor_split.sections",
-                                              {"aten.tensor_split.indices", "aten.tensor_split.tensor_indices_or_sections"},
-                                              {}, as_list<tensor_split_op>}};
+const OpRow kOps2[] = {
+    {"aten.split.Tensor", "aten.split_with_sizes.default aten.split.sizes aten.unsafe_split.Tensor aten.unsafe_split_with_sizes.default", "", as_list<split_op>},
+    {"torch.chunk", "torch.Tensor.chunk", "chunk", chunk_op},
+    {"aten.chunk.default", "aten.unsafe_chunk.default", "", as_list<chunk_op>},
+    {"torch.tensor_split", "torch.Tensor.tensor_split", "tensor_split", tensor_split_op},
+    {"aten.tensor_split.sections", "aten.tensor_split.indices aten.tensor_split.tensor_indices_or_sections", "", as_list<tensor_split_op>},
+};
+const OpTable reg_kOps2{kOps2};
 
 }  // namespace
 }  // namespace fx

@@ -2,6 +2,7 @@
 // with the optional dtype the input is cast to first.
 #include "kernels/norm.h"
 #include "ops/nn_util.h"
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/tensor_util.h"
@@ -66,18 +67,16 @@ Object f_softmin_op(const OpCall& call) {
   return softmax_tensor(neg, a.is_none(1) ? implicit_dim(x) : a.integer(1), a.dtype(3), false);
 }
 
-const OpRegistrar reg_f_softmin{OpDef{"torch.nn.functional.softmin", {}, {}, f_softmin_op}};
-const OpRegistrar reg_f_softmax{OpDef{"torch.nn.functional.softmax", {}, {}, f_softmax_op<false>}};
-const OpRegistrar reg_f_log_softmax{OpDef{"torch.nn.functional.log_softmax", {}, {}, f_softmax_op<true>}};
-const OpRegistrar reg_softmax{OpDef{"torch.softmax",
-                                    {"torch.Tensor.softmax", "aten.softmax.int", "torch.special.softmax"},
-                                    {"softmax"}, softmax_op<false>}};
-const OpRegistrar reg_log_softmax{OpDef{"torch.log_softmax",
-                                        {"torch.Tensor.log_softmax", "aten.log_softmax.int",
-                                         "torch.special.log_softmax"},
-                                        {"log_softmax"}, softmax_op<true>}};
-const OpRegistrar reg_aten_softmax{OpDef{"aten._softmax.default", {}, {}, aten_softmax_op<false>}};
-const OpRegistrar reg_aten_log_softmax{OpDef{"aten._log_softmax.default", {}, {}, aten_softmax_op<true>}};
+const OpRow kOps[] = {
+    {"torch.nn.functional.softmin", "", "", f_softmin_op},
+    {"torch.nn.functional.softmax", "", "", f_softmax_op<false>},
+    {"torch.nn.functional.log_softmax", "", "", f_softmax_op<true>},
+    {"torch.softmax", "torch.Tensor.softmax aten.softmax.int torch.special.softmax", "softmax", softmax_op<false>},
+    {"torch.log_softmax", "torch.Tensor.log_softmax aten.log_softmax.int torch.special.log_softmax", "log_softmax", softmax_op<true>},
+    {"aten._softmax.default", "", "", aten_softmax_op<false>},
+    {"aten._log_softmax.default", "", "", aten_softmax_op<true>},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

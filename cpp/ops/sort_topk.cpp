@@ -8,6 +8,7 @@
 #include "ops/dispatch.h"
 #include "ops/dispatch_order.h"
 #include "ops/nn_util.h"
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/tensor_util.h"
@@ -94,12 +95,13 @@ Object topk_op(const OpCall& call) {
   return Object::tuple({r.first, r.second});
 }
 
-const OpRegistrar reg_sort{OpDef{"torch.sort", {"torch.Tensor.sort", "aten.sort.default", "aten.sort.stable"},
-                                 {"sort"}, sort_op}};
-const OpRegistrar reg_argsort{OpDef{"torch.argsort", {"torch.Tensor.argsort", "aten.argsort.default",
-                                                      "aten.argsort.stable"}, {"argsort"}, argsort_op}};
-const OpRegistrar reg_msort{OpDef{"torch.msort", {"torch.Tensor.msort", "aten.msort.default"}, {"msort"}, msort_op}};
-const OpRegistrar reg_topk{OpDef{"torch.topk", {"torch.Tensor.topk", "aten.topk.default"}, {"topk"}, topk_op}};
+const OpRow kOps[] = {
+    {"torch.sort", "torch.Tensor.sort aten.sort.default aten.sort.stable", "sort", sort_op},
+    {"torch.argsort", "torch.Tensor.argsort aten.argsort.default aten.argsort.stable", "argsort", argsort_op},
+    {"torch.msort", "torch.Tensor.msort aten.msort.default", "msort", msort_op},
+    {"torch.topk", "torch.Tensor.topk aten.topk.default", "topk", topk_op},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

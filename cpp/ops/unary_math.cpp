@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "ops/elementwise.h"
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/view_util.h"
@@ -97,27 +98,20 @@ FX_FLOAT_UNARY(sigmoid, T(1) / (T(1) + std::exp(-v)))
 #undef FX_FLOAT_UNARY
 
 // Aliases FX can record for a unary op `n`: torch.n, torch.Tensor.n, aten.n.default and method n.
-OpDef unary_def(const std::string& n, OpFn fn, Names extra_functions = {},
-                Names extra_methods = {}) noexcept {
-  OpDef d{"torch." + n, {"torch.Tensor." + n, "aten." + n + ".default"}, {n}, fn};
-  for (auto& f : extra_functions) d.functions.push_back(std::move(f));
-  for (auto& m : extra_methods) d.methods.push_back(std::move(m));
-  return d;
-}
-
-const OpRegistrar reg_abs{unary_def("abs", abs_op, {"operator.abs", "builtins.abs", "torch.absolute",
-                                                   "torch.Tensor.absolute"}, {"absolute", "__abs__"})};
-const OpRegistrar reg_neg{unary_def("neg", neg_op, {"operator.neg", "torch.negative", "torch.Tensor.negative"},
-                                    {"negative", "__neg__"})};
-const OpRegistrar reg_relu{unary_def("relu", relu_op, {"torch.nn.functional.relu"})};
-const OpRegistrar reg_exp{unary_def("exp", exp_op)};
-const OpRegistrar reg_log{unary_def("log", log_op)};
-const OpRegistrar reg_sqrt{unary_def("sqrt", sqrt_op)};
-const OpRegistrar reg_rsqrt{unary_def("rsqrt", rsqrt_op)};
-const OpRegistrar reg_sin{unary_def("sin", sin_op)};
-const OpRegistrar reg_cos{unary_def("cos", cos_op)};
-const OpRegistrar reg_tanh{unary_def("tanh", tanh_op, {"torch.nn.functional.tanh"})};
-const OpRegistrar reg_sigmoid{unary_def("sigmoid", sigmoid_op, {"torch.nn.functional.sigmoid"})};
+const OpRow kOps[] = {
+    {"torch.abs", "torch.Tensor.abs aten.abs.default operator.abs builtins.abs torch.absolute torch.Tensor.absolute", "abs absolute __abs__", abs_op},
+    {"torch.neg", "torch.Tensor.neg aten.neg.default operator.neg torch.negative torch.Tensor.negative", "neg negative __neg__", neg_op},
+    {"torch.relu", "torch.Tensor.relu aten.relu.default torch.nn.functional.relu", "relu", relu_op},
+    {"torch.exp", "torch.Tensor.exp aten.exp.default", "exp", exp_op},
+    {"torch.log", "torch.Tensor.log aten.log.default", "log", log_op},
+    {"torch.sqrt", "torch.Tensor.sqrt aten.sqrt.default", "sqrt", sqrt_op},
+    {"torch.rsqrt", "torch.Tensor.rsqrt aten.rsqrt.default", "rsqrt", rsqrt_op},
+    {"torch.sin", "torch.Tensor.sin aten.sin.default", "sin", sin_op},
+    {"torch.cos", "torch.Tensor.cos aten.cos.default", "cos", cos_op},
+    {"torch.tanh", "torch.Tensor.tanh aten.tanh.default torch.nn.functional.tanh", "tanh", tanh_op},
+    {"torch.sigmoid", "torch.Tensor.sigmoid aten.sigmoid.default torch.nn.functional.sigmoid", "sigmoid", sigmoid_op},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

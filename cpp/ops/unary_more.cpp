@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "ops/elementwise.h"
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/view_util.h"
@@ -136,42 +137,38 @@ Object round_op(const OpCall& call) {
   });
 }
 
-OpDef udef(const std::string& n, OpFn fn, Names more = {}, Names methods = {}) noexcept {
-  OpDef d{"torch." + n, {"torch.Tensor." + n, "aten." + n + ".default"}, {n}, fn};
-  for (auto& f : more) d.functions.push_back(std::move(f));
-  for (auto& m : methods) d.methods.push_back(std::move(m));
-  return d;
-}
-
-const OpRegistrar reg_erf{udef("erf", unary_op<Erf>, {"torch.special.erf"})};
-const OpRegistrar reg_erfc{udef("erfc", unary_op<Erfc>, {"torch.special.erfc"})};
-const OpRegistrar reg_log1p{udef("log1p", unary_op<Log1p>, {"torch.special.log1p"})};
-const OpRegistrar reg_expm1{udef("expm1", unary_op<Expm1>, {"torch.special.expm1"})};
-const OpRegistrar reg_log2{udef("log2", unary_op<Log2>)};
-const OpRegistrar reg_log10{udef("log10", unary_op<Log10>)};
-const OpRegistrar reg_exp2{udef("exp2", unary_op<Exp2>, {"torch.special.exp2"})};
-const OpRegistrar reg_reciprocal{udef("reciprocal", unary_op<Reciprocal>)};
-const OpRegistrar reg_tan{udef("tan", unary_op<Tan>)};
-const OpRegistrar reg_asin{udef("asin", unary_op<Asin>, {"torch.arcsin", "torch.Tensor.arcsin"}, {"arcsin"})};
-const OpRegistrar reg_acos{udef("acos", unary_op<Acos>, {"torch.arccos", "torch.Tensor.arccos"}, {"arccos"})};
-const OpRegistrar reg_atan{udef("atan", unary_op<Atan>, {"torch.arctan", "torch.Tensor.arctan"}, {"arctan"})};
-const OpRegistrar reg_sinh{udef("sinh", unary_op<Sinh>)};
-const OpRegistrar reg_cosh{udef("cosh", unary_op<Cosh>)};
-const OpRegistrar reg_asinh{udef("asinh", unary_op<Asinh>, {"torch.arcsinh", "torch.Tensor.arcsinh"}, {"arcsinh"})};
-const OpRegistrar reg_acosh{udef("acosh", unary_op<Acosh>, {"torch.arccosh", "torch.Tensor.arccosh"}, {"arccosh"})};
-const OpRegistrar reg_atanh{udef("atanh", unary_op<Atanh>, {"torch.arctanh", "torch.Tensor.arctanh"}, {"arctanh"})};
-const OpRegistrar reg_frac{udef("frac", unary_op<Frac>)};
-const OpRegistrar reg_floor{udef("floor", unary_op<Floor>)};
-const OpRegistrar reg_ceil{udef("ceil", unary_op<Ceil>)};
-const OpRegistrar reg_trunc{udef("trunc", unary_op<Trunc>, {"torch.fix", "torch.Tensor.fix"}, {"fix"})};
-const OpRegistrar reg_round{udef("round", round_op, {"aten.round.decimals"})};
-const OpRegistrar reg_sign{udef("sign", unary_op<Sign>, {"torch.sgn", "torch.Tensor.sgn"}, {"sgn"})};
-const OpRegistrar reg_square{udef("square", unary_op<Square>)};
-const OpRegistrar reg_isnan{udef("isnan", unary_op<IsNan>)};
-const OpRegistrar reg_isinf{udef("isinf", unary_op<IsInf>)};
-const OpRegistrar reg_isfinite{udef("isfinite", unary_op<IsFinite>)};
-const OpRegistrar reg_logical_not{udef("logical_not", unary_op<LogicalNot>)};
-const OpRegistrar reg_bitwise_not{udef("bitwise_not", unary_op<BitwiseNot>)};
+const OpRow kOps[] = {
+    {"torch.erf", "torch.Tensor.erf aten.erf.default torch.special.erf", "erf", unary_op<Erf>},
+    {"torch.erfc", "torch.Tensor.erfc aten.erfc.default torch.special.erfc", "erfc", unary_op<Erfc>},
+    {"torch.log1p", "torch.Tensor.log1p aten.log1p.default torch.special.log1p", "log1p", unary_op<Log1p>},
+    {"torch.expm1", "torch.Tensor.expm1 aten.expm1.default torch.special.expm1", "expm1", unary_op<Expm1>},
+    {"torch.log2", "torch.Tensor.log2 aten.log2.default", "log2", unary_op<Log2>},
+    {"torch.log10", "torch.Tensor.log10 aten.log10.default", "log10", unary_op<Log10>},
+    {"torch.exp2", "torch.Tensor.exp2 aten.exp2.default torch.special.exp2", "exp2", unary_op<Exp2>},
+    {"torch.reciprocal", "torch.Tensor.reciprocal aten.reciprocal.default", "reciprocal", unary_op<Reciprocal>},
+    {"torch.tan", "torch.Tensor.tan aten.tan.default", "tan", unary_op<Tan>},
+    {"torch.asin", "torch.Tensor.asin aten.asin.default torch.arcsin torch.Tensor.arcsin", "asin arcsin", unary_op<Asin>},
+    {"torch.acos", "torch.Tensor.acos aten.acos.default torch.arccos torch.Tensor.arccos", "acos arccos", unary_op<Acos>},
+    {"torch.atan", "torch.Tensor.atan aten.atan.default torch.arctan torch.Tensor.arctan", "atan arctan", unary_op<Atan>},
+    {"torch.sinh", "torch.Tensor.sinh aten.sinh.default", "sinh", unary_op<Sinh>},
+    {"torch.cosh", "torch.Tensor.cosh aten.cosh.default", "cosh", unary_op<Cosh>},
+    {"torch.asinh", "torch.Tensor.asinh aten.asinh.default torch.arcsinh torch.Tensor.arcsinh", "asinh arcsinh", unary_op<Asinh>},
+    {"torch.acosh", "torch.Tensor.acosh aten.acosh.default torch.arccosh torch.Tensor.arccosh", "acosh arccosh", unary_op<Acosh>},
+    {"torch.atanh", "torch.Tensor.atanh aten.atanh.default torch.arctanh torch.Tensor.arctanh", "atanh arctanh", unary_op<Atanh>},
+    {"torch.frac", "torch.Tensor.frac aten.frac.default", "frac", unary_op<Frac>},
+    {"torch.floor", "torch.Tensor.floor aten.floor.default", "floor", unary_op<Floor>},
+    {"torch.ceil", "torch.Tensor.ceil aten.ceil.default", "ceil", unary_op<Ceil>},
+    {"torch.trunc", "torch.Tensor.trunc aten.trunc.default torch.fix torch.Tensor.fix", "trunc fix", unary_op<Trunc>},
+    {"torch.round", "torch.Tensor.round aten.round.default aten.round.decimals", "round", round_op},
+    {"torch.sign", "torch.Tensor.sign aten.sign.default torch.sgn torch.Tensor.sgn", "sign sgn", unary_op<Sign>},
+    {"torch.square", "torch.Tensor.square aten.square.default", "square", unary_op<Square>},
+    {"torch.isnan", "torch.Tensor.isnan aten.isnan.default", "isnan", unary_op<IsNan>},
+    {"torch.isinf", "torch.Tensor.isinf aten.isinf.default", "isinf", unary_op<IsInf>},
+    {"torch.isfinite", "torch.Tensor.isfinite aten.isfinite.default", "isfinite", unary_op<IsFinite>},
+    {"torch.logical_not", "torch.Tensor.logical_not aten.logical_not.default", "logical_not", unary_op<LogicalNot>},
+    {"torch.bitwise_not", "torch.Tensor.bitwise_not aten.bitwise_not.default", "bitwise_not", unary_op<BitwiseNot>},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "ops/nn_util.h"
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/view_util.h"
@@ -156,11 +157,14 @@ Object f_unpool_op(const OpCall& call) {
   return f_unpool(call, kSp);
 }
 
-const OpRegistrar reg_f1{OpDef{"torch.nn.functional.max_unpool1d", {}, {}, f_unpool_op<1>}};
-const OpRegistrar reg_f2{OpDef{"torch.nn.functional.max_unpool2d", {}, {}, f_unpool_op<2>}};
-const OpRegistrar reg_f3{OpDef{"torch.nn.functional.max_unpool3d", {}, {}, f_unpool_op<3>}};
-const OpRegistrar reg_a2{OpDef{"torch._C._nn.max_unpool2d", {"aten.max_unpool2d.default"}, {}, aten_unpool2d_op}};
-const OpRegistrar reg_a3{OpDef{"torch._C._nn.max_unpool3d", {"aten.max_unpool3d.default"}, {}, aten_unpool3d_op}};
+const OpRow kOps[] = {
+    {"torch.nn.functional.max_unpool1d", "", "", f_unpool_op<1>},
+    {"torch.nn.functional.max_unpool2d", "", "", f_unpool_op<2>},
+    {"torch.nn.functional.max_unpool3d", "", "", f_unpool_op<3>},
+    {"torch._C._nn.max_unpool2d", "aten.max_unpool2d.default", "", aten_unpool2d_op},
+    {"torch._C._nn.max_unpool3d", "aten.max_unpool3d.default", "", aten_unpool3d_op},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

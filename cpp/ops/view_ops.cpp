@@ -3,6 +3,7 @@
 // as_strided, contiguous. None of these copies data except reshape/flatten/contiguous when they must.
 #include <algorithm>
 
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/shape_ops.h"
@@ -306,42 +307,26 @@ Object contiguous_op(const OpCall& call) {
   return a.tensor(0).contiguous();
 }
 
-OpDef def(const std::string& n, OpFn fn, Names functions, Names methods = {},
-          bool method = true) noexcept {
-  OpDef d{"torch." + n, std::move(functions), std::move(methods), fn};
-  d.functions.push_back("torch.Tensor." + n);
-  if (method) d.methods.push_back(n);
-  return d;
-}
-
-const OpRegistrar reg_view{OpDef{"torch.Tensor.view", {"aten.view.default", "aten._unsafe_view.default", "aten.view.dtype"},
-                                 {"view"}, view_op}};
-const OpRegistrar reg_reshape{def("reshape", reshape_op, {"aten.reshape.default"})};
-const OpRegistrar reg_view_as{OpDef{"torch.Tensor.view_as", {}, {"view_as"}, view_as_op}};
-const OpRegistrar reg_reshape_as{OpDef{"torch.Tensor.reshape_as", {}, {"reshape_as"}, reshape_as_op}};
-const OpRegistrar reg_as_strided{def("as_strided", as_strided_op, {"aten.as_strided.default", "aten._reshape_alias.default"})};
-const OpRegistrar reg_flatten{def("flatten", flatten_op, {"aten.flatten.using_ints"})};
-const OpRegistrar reg_unflatten{def("unflatten", unflatten_op, {"aten.unflatten.int"})};
-const OpRegistrar reg_permute{def("permute", permute_op, {"aten.permute.default"})};
-const OpRegistrar reg_transpose{def("transpose", transpose_op,
-                                    {"aten.transpose.int", "torch.swapaxes", "torch.swapdims", "torch.Tensor.swapaxes",
-                                     "torch.Tensor.swapdims", "aten.swapaxes.default", "aten.swapdims.default"},
-                                    {"swapaxes", "swapdims"})};
-const OpRegistrar reg_t{def("t", t_op, {"aten.t.default", "aten.numpy_T.default"})};
-const OpRegistrar reg_movedim{def("movedim", movedim_op,
-                                  {"torch.moveaxis", "torch.Tensor.moveaxis", "aten.movedim.int", "aten.movedim.intlist",
-                                   "aten.moveaxis.int"},
-                                  {"moveaxis"})};
-const OpRegistrar reg_expand{OpDef{"torch.Tensor.expand", {"aten.expand.default"}, {"expand"}, expand_op}};
-const OpRegistrar reg_expand_as{OpDef{"torch.Tensor.expand_as", {"aten.expand_as.default"}, {"expand_as"}, expand_as_op}};
-const OpRegistrar reg_squeeze{def("squeeze", squeeze_op, {"aten.squeeze.dim", "aten.squeeze.dims", "aten.squeeze.default"})};
-const OpRegistrar reg_unsqueeze{def("unsqueeze", unsqueeze_op, {"aten.unsqueeze.default"})};
-const OpRegistrar reg_alias{OpDef{"torch.detach",
-                                  {"torch.Tensor.detach", "aten.detach.default", "aten.alias.default", "torch.Tensor.detach_",
-                                   "aten.detach_.default"},
-                                  {"detach", "detach_"},
-                                  alias_op}};
-const OpRegistrar reg_contiguous{OpDef{"torch.Tensor.contiguous", {"aten.contiguous.default"}, {"contiguous"}, contiguous_op}};
+const OpRow kOps[] = {
+    {"torch.Tensor.view", "aten.view.default aten._unsafe_view.default aten.view.dtype", "view", view_op},
+    {"torch.reshape", "aten.reshape.default torch.Tensor.reshape", "reshape", reshape_op},
+    {"torch.Tensor.view_as", "", "view_as", view_as_op},
+    {"torch.Tensor.reshape_as", "", "reshape_as", reshape_as_op},
+    {"torch.as_strided", "aten.as_strided.default aten._reshape_alias.default torch.Tensor.as_strided", "as_strided", as_strided_op},
+    {"torch.flatten", "aten.flatten.using_ints torch.Tensor.flatten", "flatten", flatten_op},
+    {"torch.unflatten", "aten.unflatten.int torch.Tensor.unflatten", "unflatten", unflatten_op},
+    {"torch.permute", "aten.permute.default torch.Tensor.permute", "permute", permute_op},
+    {"torch.transpose", "aten.transpose.int torch.swapaxes torch.swapdims torch.Tensor.swapaxes torch.Tensor.swapdims aten.swapaxes.default aten.swapdims.default torch.Tensor.transpose", "swapaxes swapdims transpose", transpose_op},
+    {"torch.t", "aten.t.default aten.numpy_T.default torch.Tensor.t", "t", t_op},
+    {"torch.movedim", "torch.moveaxis torch.Tensor.moveaxis aten.movedim.int aten.movedim.intlist aten.moveaxis.int torch.Tensor.movedim", "moveaxis movedim", movedim_op},
+    {"torch.Tensor.expand", "aten.expand.default", "expand", expand_op},
+    {"torch.Tensor.expand_as", "aten.expand_as.default", "expand_as", expand_as_op},
+    {"torch.squeeze", "aten.squeeze.dim aten.squeeze.dims aten.squeeze.default torch.Tensor.squeeze", "squeeze", squeeze_op},
+    {"torch.unsqueeze", "aten.unsqueeze.default torch.Tensor.unsqueeze", "unsqueeze", unsqueeze_op},
+    {"torch.detach", "torch.Tensor.detach aten.detach.default aten.alias.default torch.Tensor.detach_ aten.detach_.default", "detach detach_", alias_op},
+    {"torch.Tensor.contiguous", "aten.contiguous.default", "contiguous", contiguous_op},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 

@@ -7,6 +7,7 @@
 #include "kernels/copy_strided.h"
 #include "kernels/elementwise_f32.h"
 #include "ops/elementwise.h"
+#include "ops/op_table.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/view_util.h"
@@ -145,30 +146,19 @@ Object where_method_op(const OpCall& call) {
   return where(a.tensor(1), x, y, result_type({x, y}));
 }
 
-const OpRegistrar reg_where_method{OpDef{"torch.Tensor.where", {}, {"where"}, where_method_op}};
-const OpRegistrar reg_where{OpDef{"torch.where", {"aten.where.self", "aten.where.ScalarSelf",
-                                                  "aten.where.ScalarOther", "aten.where.Scalar", "aten.where.default"},
-                                  {}, where_op}};
-const OpRegistrar reg_masked_fill{OpDef{"torch.masked_fill", {"torch.Tensor.masked_fill", "aten.masked_fill.Scalar",
-                                                              "aten.masked_fill.Tensor"},
-                                        {"masked_fill"}, masked_fill_op}};
-const OpRegistrar reg_masked_fill_{OpDef{"torch.Tensor.masked_fill_", {"aten.masked_fill_.Scalar", "aten.masked_fill_.Tensor"},
-                                         {"masked_fill_"}, masked_fill_inplace_op}};
-const OpRegistrar reg_clamp{OpDef{"torch.clamp", {"torch.clip", "torch.Tensor.clamp", "torch.Tensor.clip",
-                                                  "aten.clamp.default", "aten.clamp.Tensor", "aten.clip.default",
-                                                  "aten.clip.Tensor"},
-                                  {"clamp", "clip"}, clamp_op}};
-const OpRegistrar reg_clamp_{OpDef{"torch.clamp_", {"torch.clip_", "torch.Tensor.clamp_", "torch.Tensor.clip_",
-                                                    "aten.clamp_.default", "aten.clamp_.Tensor", "aten.clip_.default"},
-                                   {"clamp_", "clip_"}, clamp_inplace_op}};
-const OpRegistrar reg_clamp_min{OpDef{"torch.clamp_min", {"torch.Tensor.clamp_min", "aten.clamp_min.default",
-                                                          "aten.clamp_min.Tensor"}, {"clamp_min"}, clamp_min_op}};
-const OpRegistrar reg_clamp_max{OpDef{"torch.clamp_max", {"torch.Tensor.clamp_max", "aten.clamp_max.default",
-                                                          "aten.clamp_max.Tensor"}, {"clamp_max"}, clamp_max_op}};
-const OpRegistrar reg_clamp_min_{OpDef{"torch.clamp_min_", {"torch.Tensor.clamp_min_", "aten.clamp_min_.default"},
-                                       {"clamp_min_"}, clamp_min_inplace_op}};
-const OpRegistrar reg_clamp_max_{OpDef{"torch.clamp_max_", {"torch.Tensor.clamp_max_", "aten.clamp_max_.default"},
-                                       {"clamp_max_"}, clamp_max_inplace_op}};
+const OpRow kOps[] = {
+    {"torch.Tensor.where", "", "where", where_method_op},
+    {"torch.where", "aten.where.self aten.where.ScalarSelf aten.where.ScalarOther aten.where.Scalar aten.where.default", "", where_op},
+    {"torch.masked_fill", "torch.Tensor.masked_fill aten.masked_fill.Scalar aten.masked_fill.Tensor", "masked_fill", masked_fill_op},
+    {"torch.Tensor.masked_fill_", "aten.masked_fill_.Scalar aten.masked_fill_.Tensor", "masked_fill_", masked_fill_inplace_op},
+    {"torch.clamp", "torch.clip torch.Tensor.clamp torch.Tensor.clip aten.clamp.default aten.clamp.Tensor aten.clip.default aten.clip.Tensor", "clamp clip", clamp_op},
+    {"torch.clamp_", "torch.clip_ torch.Tensor.clamp_ torch.Tensor.clip_ aten.clamp_.default aten.clamp_.Tensor aten.clip_.default", "clamp_ clip_", clamp_inplace_op},
+    {"torch.clamp_min", "torch.Tensor.clamp_min aten.clamp_min.default aten.clamp_min.Tensor", "clamp_min", clamp_min_op},
+    {"torch.clamp_max", "torch.Tensor.clamp_max aten.clamp_max.default aten.clamp_max.Tensor", "clamp_max", clamp_max_op},
+    {"torch.clamp_min_", "torch.Tensor.clamp_min_ aten.clamp_min_.default", "clamp_min_", clamp_min_inplace_op},
+    {"torch.clamp_max_", "torch.Tensor.clamp_max_ aten.clamp_max_.default", "clamp_max_", clamp_max_inplace_op},
+};
+const OpTable reg_kOps{kOps};
 
 }  // namespace
 }  // namespace fx

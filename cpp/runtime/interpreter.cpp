@@ -1,5 +1,6 @@
 #include "runtime/interpreter.h"
 
+#include <algorithm>
 #include <chrono>
 #include <unordered_map>
 #include <unordered_set>
@@ -7,6 +8,7 @@
 #include "modules/fused.h"
 #include "modules/registry.h"
 #include "passes/fuse.h"
+#include "runtime/shape_static.h"
 #include "support/error.h"
 #include "tensor/meta.h"
 
@@ -22,6 +24,16 @@ struct Interpreter::ArgTree {
   std::vector<std::string> keys;  // Dict
 };
 
+struct Interpreter::StaticCache {
+  std::vector<std::pair<DType, Shape>> signature;  // the inputs' dtypes and shapes
+  bool ready = false;
+  int misses = 0;  // signatures seen: past kMaxMisses the cache gives up (shapes change on every run)
+  static constexpr int kMaxMisses = 8;
+  std::vector<bool> is_static;
+  std::vector<bool> have;
+  std::vector<Object> values;
+};
+
 struct Interpreter::Step {
   const Node* node = nullptr;
   const OpDef* def = nullptr;  // call_function / call_method
@@ -32,6 +44,7 @@ struct Interpreter::Step {
   std::vector<size_t> free_after;
   // An absorbed node of a fused chain: its value is that of this slot (its predecessor in the chain).
   std::ptrdiff_t alias = -1;
+  bool fused = false;  // the head of a fused chain
 };
 
 // What a placeholder's meta says its input is. dims[i] < 0: a symbolic size (named dim_names[i]).
@@ -210,6 +223,7 @@ Interpreter::Interpreter(const GraphModule& gm, bool fuse) : gm_(gm) {
   for (auto& [c, bound] : fused) {
     Step& head = steps_[slot_of_.at(c.head)];
     head.module = std::move(bound);
+    head.fused = true;
     if (c.residual) {
       ArgTree r;
       r.kind = ArgTree::Kind::Slot;
@@ -222,6 +236,16 @@ Interpreter::Interpreter(const GraphModule& gm, bool fuse) : gm_(gm) {
       steps_[slot_of_.at(n)].alias = static_cast<std::ptrdiff_t>(slot_of_.at(prev));
       prev = n;
     }
+  }
+
+  static_cache_ = std::make_unique<StaticCache>();
+  calls_.resize(steps_.size());
+  for (size_t i = 0; i < steps_.size(); ++i) {
+    const Step& s = steps_[i];
+    OpCall& call = calls_[i];
+    call.node = s.node;
+    call.args.resize(s.args.size());
+    for (const auto& kv : s.kwargs) call.kwargs.emplace_back(kv.first, Object());
   }
 
   // Last use, as torch.fx.Interpreter computes it: walking backwards, the first user met is the last.
@@ -299,8 +323,22 @@ std::vector<const Node*> Interpreter::freed_after(const Node* node) const {
   return out;
 }
 
+namespace {
+
+// Empties a reused OpCall's values when the call is over (however it ends), so that the run releases each
+// value at its last use and the next run starts from empty lists.
+struct ClearCall {
+  OpCall& call;
+  ~ClearCall() {
+    for (Object& a : call.args) a = Object();
+    for (auto& kv : call.kwargs) kv.second = Object();
+  }
+};
+
+}  // namespace
+
 Object Interpreter::run_step(const Step& s, const std::vector<Object>& inputs, size_t& next_input,
-                             const std::vector<Object>& env) const {
+                             const std::vector<Object>& env, OpCall* reused) const {
   const Node& n = *s.node;
   if (s.alias >= 0) return env[static_cast<size_t>(s.alias)];
   switch (n.op()) {
@@ -318,11 +356,16 @@ Object Interpreter::run_step(const Step& s, const std::vector<Object>& inputs, s
     case Op::GetAttr: return s.attr;
     case Op::Output: return s.args.empty() ? Object() : eval(s.args[0], env);
     case Op::CallFunction: case Op::CallMethod: case Op::CallModule: {
-      OpCall call;
-      call.node = &n;
-      call.args.reserve(s.args.size());
-      for (const ArgTree& a : s.args) call.args.push_back(eval(a, env));
-      for (const auto& [k, v] : s.kwargs) call.kwargs.emplace_back(k, eval(v, env));
+      OpCall local;
+      if (!reused) {
+        local.node = &n;
+        local.args.resize(s.args.size());
+        for (const auto& kv : s.kwargs) local.kwargs.emplace_back(kv.first, Object());
+      }
+      OpCall& call = reused ? *reused : local;
+      const ClearCall clear{call};
+      for (size_t i = 0; i < s.args.size(); ++i) call.args[i] = eval(s.args[i], env);
+      for (size_t i = 0; i < s.kwargs.size(); ++i) call.kwargs[i].second = eval(s.kwargs[i].second, env);
       try {
         if (s.def && meta_mode()) {
           if (s.def->data_dependent) throw_data_dependent();
@@ -341,6 +384,31 @@ Object Interpreter::run_step(const Step& s, const std::vector<Object>& inputs, s
   throw FxError("cannot run " + node_label(n), n.name());
 }
 
+// The shape-static flags for inputs like these (computed when their signature is new), or nullptr when
+// nothing is reused: an input that is not a tensor, a graph whose signature keeps changing, or one with
+// no static node. Called by the run that holds calls_.
+const std::vector<bool>* Interpreter::static_nodes(const std::vector<Object>& inputs) const {
+  StaticCache& c = *static_cache_;
+  if (c.misses > StaticCache::kMaxMisses) return nullptr;
+  std::vector<std::pair<DType, Shape>> signature;
+  signature.reserve(inputs.size());
+  for (const Object& x : inputs) {
+    if (!x.is_tensor() || x.tensor().is_meta()) return nullptr;
+    signature.emplace_back(x.tensor().dtype(), x.tensor().shape());
+  }
+  if (!c.ready || signature != c.signature) {
+    ++c.misses;
+    c.signature = std::move(signature);
+    c.is_static = shape_static_nodes(*this, gm_, inputs);
+    for (size_t i = 0; i < steps_.size(); ++i)  // fused chains run as one step: left to run
+      if (steps_[i].alias >= 0 || steps_[i].fused) c.is_static[i] = false;
+    c.have.assign(steps_.size(), false);
+    c.values.assign(steps_.size(), Object());
+    c.ready = true;
+  }
+  return std::find(c.is_static.begin(), c.is_static.end(), true) == c.is_static.end() ? nullptr : &c.is_static;
+}
+
 Object Interpreter::run(const std::vector<Object>& inputs, Profile* profile) const {
   bool varargs = false;
   for (const Node* p : placeholders_) varargs = varargs || (!p->target().empty() && p->target()[0] == '*');
@@ -354,13 +422,29 @@ Object Interpreter::run(const std::vector<Object>& inputs, Profile* profile) con
   const auto run_start = Clock::now();
   BufferPool::Scope arena(pool_.get());
   pool_->reset_peak();
+  struct Take {  // this run's claim on calls_ (see interpreter.h)
+    std::atomic<bool>& busy;
+    const bool taken = !busy.exchange(true);
+    ~Take() {
+      if (taken) busy.store(false);
+    }
+  } take{calls_busy_};
+  const std::vector<bool>* statics = take.taken ? static_nodes(inputs) : nullptr;
+  StaticCache& cache = *static_cache_;
   std::vector<Object> env(steps_.size());
   size_t next_input = 0, live = 0;
   Object result;
   for (size_t i = 0; i < steps_.size(); ++i) {
     const Step& s = steps_[i];
     const auto start = profile ? Clock::now() : Clock::time_point();
-    Object value = run_step(s, inputs, next_input, env);
+    const bool is_static = statics && (*statics)[i];
+    Object value;
+    if (is_static && cache.have[i]) {
+      value = cache.values[i];
+    } else {
+      value = run_step(s, inputs, next_input, env, take.taken ? &calls_[i] : nullptr);
+      if (is_static) cache.values[i] = value, cache.have[i] = true;
+    }
     const double ms = profile ? std::chrono::duration<double, std::milli>(Clock::now() - start).count() : 0.0;
     if (s.node->op() == Op::Output) result = value;
     env[i] = value;
@@ -407,7 +491,7 @@ void Interpreter::infer(const std::vector<Object>& inputs, const InferHook& hook
     for (const Node* in : s.node->all_input_nodes()) known = known && !unknown[slot_of_.at(in)];
     if (known) {
       try {
-        env[i] = run_step(s, inputs, next_input, env);
+        env[i] = run_step(s, inputs, next_input, env, nullptr);
       } catch (const DataDependent&) {
         known = false;
       }

@@ -3,7 +3,9 @@
 // references, resolves get_attr, and computes each value's last use — so a run is only dispatch.
 // Values are released right after their last use (a node with no users: right after it runs).
 #pragma once
+#include <atomic>
 #include <functional>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -79,7 +81,7 @@ class Interpreter {
   Object eval(const ArgTree& t, const std::vector<Object>& env) const;
   ArgTree compile(const Value& v) const;
   Object run_step(const Step& s, const std::vector<Object>& inputs, size_t& next_input,
-                  const std::vector<Object>& env) const;
+                  const std::vector<Object>& env, OpCall* call) const;
 
   const GraphModule& gm_;
   std::vector<Step> steps_;
@@ -87,6 +89,17 @@ class Interpreter {
   std::vector<InputSpec> input_specs_;  // one per placeholder, in order
   std::unordered_map<const Node*, size_t> slot_of_;  // node → its step and env slot
   NodeHook hook_;
+  // One OpCall per step, its argument lists sized and keyword names set at construction: a run fills in
+  // the values and empties them after the call, so a node's call allocates nothing. Taken by one run at a
+  // time (calls_busy_); a run that finds it taken (a hook running the graph again, another thread) builds
+  // its calls as it goes.
+  mutable std::vector<OpCall> calls_;
+  mutable std::atomic<bool> calls_busy_{false};
+  // The shape-static values (runtime/shape_static.h) of the last input signature, kept by the run that
+  // holds calls_ (others compute everything).
+  struct StaticCache;
+  std::unique_ptr<StaticCache> static_cache_;
+  const std::vector<bool>* static_nodes(const std::vector<Object>& inputs) const;
   std::shared_ptr<BufferPool> pool_ = std::make_shared<BufferPool>();
 };
 

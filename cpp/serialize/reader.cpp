@@ -33,7 +33,7 @@ const std::string& string_field(const Json& obj, const char* key, const std::str
     throw FxError(msg, node);
   }
   const std::string& s = j->get_ref<const std::string&>();
-  fxw::check_string_length(s, where + "." + key, node);
+  if (s.size() > fxw::kMaxStringBytes) fxw::check_string_length(s, where + "." + key, node);  // throws
   return s;
 }
 
@@ -128,11 +128,12 @@ void read_nodes(const Json& program, GraphModule& gm) {
     bad("program has " + std::to_string(nodes->size()) + " nodes; the limit is " + std::to_string(fxw::kMaxNodes));
 
   Graph& graph = gm.graph();
-  std::unordered_map<std::string, Node*> by_name;  // file names (the graph may rename, never the file)
-  std::unordered_set<std::string> later;            // names defined further down: forward references
+  // Names view the program's strings, which outlive this function's maps.
+  std::unordered_map<std::string_view, Node*> by_name;  // file names (the graph may rename, never the file)
+  std::unordered_set<std::string_view> later;            // names defined further down: forward references
   for (const Json& jn : *nodes)
     if (jn.is_object())
-      if (const Json* n = member(jn, "name"); n && n->is_string()) later.insert(n->get<std::string>());
+      if (const Json* n = member(jn, "name"); n && n->is_string()) later.insert(n->get_ref<const std::string&>());
   std::string current;
   NodeResolver resolve = [&](const std::string& name) -> Node* {
     auto it = by_name.find(name);
@@ -273,10 +274,9 @@ std::unique_ptr<GraphModule> read_fxw(const uint8_t* data, size_t size) {
 std::unique_ptr<GraphModule> read_fxw_block(std::shared_ptr<uint8_t> file, size_t size) {
   if (!file && size != 0) bad("no data");
   const fxw::Container c = fxw::parse_container(file.get(), size);
-  fxw::check_json_depth(c.program, "fxwasm file: program");
   Json program;
   try {
-    program = fxw::parse_json(c.program);
+    program = fxw::parse_json_checked(c.program, "fxwasm file: program");
   } catch (const Json::exception& e) {
     bad("program is not valid JSON (" + fxw::clip(e.what(), 300) + ")");
   }

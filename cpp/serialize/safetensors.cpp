@@ -30,59 +30,62 @@ void write_u64_le(uint8_t* p, uint64_t v) {
 
 bool is_pad(const std::string& name) { return name.rfind("__pad__.", 0) == 0; }
 
-uint64_t non_negative(const Json& j, const std::string& what) {
+// `name`'s field `what` (a message is built only on failure: a header lists hundreds of tensors).
+uint64_t non_negative(const Json& j, const std::string& name, const char* what) {
   if (j.is_number_unsigned()) return j.get<uint64_t>();
   if (j.is_number_integer() && j.get<int64_t>() >= 0) return static_cast<uint64_t>(j.get<int64_t>());
-  bad(what + " must be a non-negative integer, found " + clip(j.dump(-1, ' ', false, Json::error_handler_t::replace)));
+  bad("tensor '" + name + "': " + what + " must be a non-negative integer, found " +
+      clip(j.dump(-1, ' ', false, Json::error_handler_t::replace)));
 }
 
 TensorEntry parse_entry(const std::string& name, const Json& info, size_t data_size) {
-  const std::string where = "tensor '" + name + "'";
-  if (!info.is_object()) bad(where + ": expected an object with dtype, shape and data_offsets");
+  auto where = [&] { return "tensor '" + name + "'"; };
+  if (!info.is_object()) bad(where() + ": expected an object with dtype, shape and data_offsets");
   TensorEntry e;
   e.name = name;
   auto field = [&](const char* key) -> const Json& {
     auto it = info.find(key);
-    if (it == info.end()) bad(where + ": missing '" + key + "'");
+    if (it == info.end()) bad(where() + ": missing '" + key + "'");
     return *it;
   };
   const Json& dtype = field("dtype");
-  if (!dtype.is_string()) bad(where + ": dtype must be a string");
+  if (!dtype.is_string()) bad(where() + ": dtype must be a string");
   try {
-    e.dtype = dtype_from_safetensors(dtype.get<std::string>());
+    e.dtype = dtype_from_safetensors(dtype.get_ref<const std::string&>());
   } catch (const FxError&) {
-    bad(where + ": unknown dtype '" + dtype.get<std::string>() +
+    bad(where() + ": unknown dtype '" + dtype.get<std::string>() +
         "' (expected F32, F64, F16, BF16, I64, I32, I16, I8, U8 or BOOL)");
   }
   const Json& shape = field("shape");
-  if (!shape.is_array()) bad(where + ": shape must be an array");
+  if (!shape.is_array()) bad(where() + ": shape must be an array");
   if (shape.size() > kMaxRank)
-    bad(where + ": rank " + std::to_string(shape.size()) + " exceeds the limit of " + std::to_string(kMaxRank));
+    bad(where() + ": rank " + std::to_string(shape.size()) + " exceeds the limit of " + std::to_string(kMaxRank));
+  e.shape.reserve(shape.size());
   for (const Json& d : shape) {
-    const uint64_t dim = non_negative(d, where + ": shape dimension");
-    if (dim > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) bad(where + ": shape dimension too large");
+    const uint64_t dim = non_negative(d, name, "shape dimension");
+    if (dim > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) bad(where() + ": shape dimension too large");
     e.shape.push_back(static_cast<int64_t>(dim));
   }
   int64_t numel = 0;
   try {
     numel = checked_numel(e.shape);
   } catch (const FxError&) {
-    bad(where + ": element count of its shape overflows");
+    bad(where() + ": element count of its shape overflows");
   }
   const uint64_t esize = dtype_size(e.dtype);
   if (static_cast<uint64_t>(numel) > std::numeric_limits<uint64_t>::max() / esize)
-    bad(where + ": byte size of its shape overflows");
+    bad(where() + ": byte size of its shape overflows");
   const uint64_t nbytes = static_cast<uint64_t>(numel) * esize;
   const Json& offsets = field("data_offsets");
-  if (!offsets.is_array() || offsets.size() != 2) bad(where + ": data_offsets must be [begin, end]");
-  e.begin = non_negative(offsets[0], where + ": data_offsets begin");
-  e.end = non_negative(offsets[1], where + ": data_offsets end");
-  const std::string offs = "[" + std::to_string(e.begin) + ", " + std::to_string(e.end) + "]";
-  if (e.begin > e.end) bad(where + ": data_offsets " + offs + " end before they begin");
+  if (!offsets.is_array() || offsets.size() != 2) bad(where() + ": data_offsets must be [begin, end]");
+  e.begin = non_negative(offsets[0], name, "data_offsets begin");
+  e.end = non_negative(offsets[1], name, "data_offsets end");
+  auto offs = [&] { return "[" + std::to_string(e.begin) + ", " + std::to_string(e.end) + "]"; };
+  if (e.begin > e.end) bad(where() + ": data_offsets " + offs() + " end before they begin");
   if (e.end > data_size)
-    bad(where + ": data_offsets " + offs + " run past the data section (" + std::to_string(data_size) + " bytes)");
+    bad(where() + ": data_offsets " + offs() + " run past the data section (" + std::to_string(data_size) + " bytes)");
   if (e.end - e.begin != nbytes)
-    bad(where + ": data_offsets " + offs + " hold " + std::to_string(e.end - e.begin) + " bytes but dtype " +
+    bad(where() + ": data_offsets " + offs() + " hold " + std::to_string(e.end - e.begin) + " bytes but dtype " +
         dtype.get<std::string>() + " with shape of " + std::to_string(numel) + " elements needs " +
         std::to_string(nbytes));
   return e;
@@ -116,10 +119,9 @@ Container parse_container(const uint8_t* bytes, size_t size) {
   if (n > kMaxHeaderBytes)
     bad("header length " + std::to_string(n) + " exceeds the limit of " + std::to_string(kMaxHeaderBytes) + " bytes");
   const std::string text(reinterpret_cast<const char*>(bytes + 8), static_cast<size_t>(n));
-  check_json_depth(text, "fxwasm file: header");
   Json header;
   try {
-    header = parse_json(text);
+    header = parse_json_checked(text, "fxwasm file: header");
   } catch (const Json::exception& e) {
     bad("header is not valid JSON (" + clip(e.what(), 300) + ")");
   }

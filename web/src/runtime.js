@@ -13,6 +13,7 @@ const THREADS_MJS_URL = new URL('../dist/fxwasm-threads.mjs', import.meta.url);
 const isNode = typeof process !== 'undefined' && !!process.versions?.node;
 
 let current = null;  // Promise<Runtime> of the live instance
+let currentSettled = null;  // the Runtime `current` resolved to, once it has
 
 class Runtime {
   constructor(module, log) {
@@ -155,10 +156,16 @@ async function startRuntime(threads) {
  */
 export function getRuntime({ threads } = {}) {
   if (current && threads === undefined) return current;
+  // Already running with that many threads: nothing to change (callers ask before every inference).
+  const live = currentSettled;
+  if (current && live && !live.broken && Number.isInteger(threads) && threads >= 1 &&
+      threads <= (live.maxThreads ?? 1) && live.threads === threads) {
+    return current;
+  }
   const bad = threads === undefined ? null : threadsValueError(threads);
   if (bad) return Promise.reject(bad);  // the live runtime stays
   const prev = current;
-  current = (async () => {
+  const next = (current = (async () => {
     const n = await resolveThreads(threads ?? 1);
     const rt = prev ? await prev.catch(() => null) : null;
     if (rt && !rt.broken && rt.maxThreads >= n) {
@@ -171,9 +178,10 @@ export function getRuntime({ threads } = {}) {
       singleAsideRuntime = rt;
     }
     return instantiate(n);
-  })();
-  current.catch(() => { current = null; });  // a failed start can be retried
-  return current;
+  })());
+  currentSettled = null;
+  next.then((rt) => { if (current === next) currentSettled = rt; }, () => { if (current === next) current = null; });
+  return next;  // a failed start can be retried (current is then null)
 }
 
 // A single-threaded instance beside a live pthreads one, for models loaded with {threads: 1}: one thread runs

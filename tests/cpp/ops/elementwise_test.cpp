@@ -39,6 +39,31 @@ TEST(Elementwise, ResultNeverAliasesInput) {
   EXPECT_NE(r.storage(), a.storage());
 }
 
+// float32 operands where one repeats over the other's leading dims (a bias, a position embedding) run the
+// kernel once per repetition: the same values as element by element, either side, with leading 1s.
+TEST(Elementwise, RepeatedOperandMatchesElementByElement) {
+  struct Case {
+    Shape a, b;
+  };
+  for (const Case& c : {Case{{2, 3, 17}, {3, 17}}, Case{{3, 17}, {2, 3, 17}}, Case{{4, 2, 16}, {1, 1, 16}},
+                        Case{{1, 16}, {1, 1, 16}}, Case{{5, 33}, {33}}, Case{{2, 4, 3}, {4, 3}} /* rows < 16 */}) {
+    Tensor a = arange(c.a, DType::Float32), b = arange(c.b, DType::Float32);
+    for (int64_t i = 0; i < b.numel(); ++i) b.data<float>()[i] = 0.5f + 0.25f * static_cast<float>(i);  // no 0
+    for (const char* op : {"operator.add", "operator.sub", "operator.mul", "operator.truediv"}) {
+      Tensor y = call(op, {Object(a), Object(b)}).tensor();
+      const Shape want = broadcast_shapes(c.a, c.b);
+      ASSERT_EQ(y.shape(), want) << op;
+      Tensor ea = expand_to(a, want).contiguous(), eb = expand_to(b, want).contiguous();
+      for (int64_t i = 0; i < y.numel(); ++i) {
+        const float x = ea.data<float>()[i], z = eb.data<float>()[i];
+        const std::string o = op;
+        const float r = o == "operator.add" ? x + z : o == "operator.sub" ? x - z : o == "operator.mul" ? x * z : x / z;
+        ASSERT_EQ(y.data<float>()[i], r) << op << " at " << i;
+      }
+    }
+  }
+}
+
 TEST(Elementwise, IntegerOverflowWrapsLikeTorch) {
   int32_t v[2] = {INT32_MAX, INT32_MIN};
   Tensor t = Tensor::from_bytes({2}, DType::Int32, v, sizeof v);

@@ -51,6 +51,34 @@ TEST(Interpreter, SeedGraphComputesTheFormula) {
   }
 }
 
+// A run reuses each node's argument lists; a run started while another is under way (here from a node hook)
+// builds its own and both compute the right values.
+TEST(Interpreter, RunInsideARunComputesBoth) {
+  GraphModule gm;
+  build_seed(gm);
+  Interpreter interp(gm);
+  const std::vector<float> av = {-2.0f, 0.5f, 3.0f, -0.25f}, inner_av = {4.0f, -1.0f, 0.0f, 9.0f};
+  const std::vector<Object> outer_in = {Object(f32({4}, av)), Object(f32({2, 2}, {1, 2, 3, 4}))};
+  const std::vector<Object> inner_in = {Object(f32({4}, inner_av)), Object(f32({2, 2}, {-1, -2, -3, -4}))};
+  int inner_runs = 0;
+  interp.set_node_hook([&](const Node& n, const Object&) {
+    if (n.name() != "add" || inner_runs++) return;  // once, in the middle of the outer run
+    Object inner = interp.run(inner_in);
+    const Tensor& x = inner.items()[1].tensor();
+    for (size_t i = 0; i < inner_av.size(); ++i) EXPECT_FLOAT_EQ(x.data<float>()[i], inner_av[i] / (std::fabs(inner_av[i]) + 1));
+    EXPECT_TRUE(*inner.items()[0].tensor().data<bool>());
+  });
+  Object out = interp.run(outer_in);
+  EXPECT_EQ(inner_runs, 2);  // the inner run's own "add" came through the hook too
+  const Tensor& x = out.items()[1].tensor();
+  for (size_t i = 0; i < av.size(); ++i) EXPECT_FLOAT_EQ(x.data<float>()[i], av[i] / (std::fabs(av[i]) + 1));
+  EXPECT_FALSE(*out.items()[0].tensor().data<bool>());
+  // And the next run, with the argument lists free again, too.
+  interp.set_node_hook(nullptr);
+  Object again = interp.run(inner_in);
+  EXPECT_FLOAT_EQ(again.items()[1].tensor().data<float>()[3], 9.0f / 10.0f);
+}
+
 TEST(Interpreter, ValuesAreFreedAfterTheirLastUse) {
   GraphModule gm;
   build_seed(gm);

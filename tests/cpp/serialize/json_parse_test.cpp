@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include "serialize/json_parse.h"
+#include "serialize/limits.h"
+#include "support/error.h"
 
 namespace fx {
 namespace {
@@ -51,9 +53,24 @@ TEST(JsonParse, KeepsKeyOrderAndLastDuplicateInSmallAndLargeObjects) {
   EXPECT_EQ(j.begin().key(), "x");
 }
 
+// The fast path's edges (json_parse.cpp's FastReader) and what it leaves to Json's parser: the same DOM
+// either way.
+TEST(JsonParse, FastPathEdgesBuildTheSameDom) {
+  for (const char* text :
+       {"0", "-0", "7", "-7", "123456789012345678", "-123456789012345678", "1234567890123456789",
+        "-1234567890123456789", "99999999999999999999", "0.0", "-0.0", "1.5e3", "1E5", "1e-5", "2.5E+2",
+        "1e308", "4.9e-324", "\"\"", "\"\x7f ~\"", "\"caf\xc3\xa9\"", "\"\\u0041\\n\"",
+        "\"\\b\\f\\n\\r\\t\\/\\\\\\\"\"", "\xef\xbb\xbf{\"bom\": 1}", " \t\r\n[ 1 , 2 ]\n ",
+        "{\"\": \"\", \"a\": {}}", "[[[[[[[[[[1]]]]]]]]]]", "{\"a\": [true, false, null, {\"b\": [ ]}]}"})
+    expect_same(text);
+}
+
 TEST(JsonParse, FailsAsJsonParseDoes) {
   const std::vector<std::string> bad = {"", "{", "[1,]", "{\"a\" 1}", "{\"a\":1}}", "nul", "\"\\x\"", "[1] 2",
-                                        "{\"a\": [1, 2}", "1e99999", "\"\x01\"", big_object(40, true) + ","};
+                                        "{\"a\": [1, 2}", "1e99999", "\"\x01\"", big_object(40, true) + ",",
+                                        "01", "-", "-a", "1.", ".5", "1e", "1e+", "+1", "nullx", "tru", "[1 2]",
+                                        "{\"a\":}", "{1: 2}", "{\"a\"}", "\"open", "\"\\", "[1,", "{\"a\":1,}",
+                                        "\"\xff\"", "-1e400", "[\"a\"]]", "\"\\q\""};
   for (const std::string& text : bad) {
     std::string want, got;
     try {
@@ -69,6 +86,33 @@ TEST(JsonParse, FailsAsJsonParseDoes) {
     EXPECT_FALSE(want.empty()) << text;
     EXPECT_EQ(got, want) << text;
   }
+}
+
+// parse_json_checked = check_json_depth + parse_json, in one pass on the fast path: the limit itself is
+// read, one level more fails with check_json_depth's message, whichever path the text takes.
+TEST(JsonParse, CheckedParseLimitsDepthAsCheckJsonDepth) {
+  auto nest = [](size_t depth, const std::string& leaf) {
+    return std::string(depth, '[') + leaf + std::string(depth, ']');
+  };
+  for (const std::string leaf : {"1", "\"\\u0041\""}) {  // fast path, and Json's parser
+    expect_same(nest(fxw::kMaxJsonDepth, leaf));
+    EXPECT_EQ(fxw::parse_json_checked(nest(fxw::kMaxJsonDepth, leaf), "doc"), Json::parse(nest(fxw::kMaxJsonDepth, leaf)));
+    std::string want, got;
+    try {
+      fxw::check_json_depth(nest(fxw::kMaxJsonDepth + 1, leaf), "doc");
+    } catch (const FxError& e) {
+      want = e.what();
+    }
+    try {
+      fxw::parse_json_checked(nest(fxw::kMaxJsonDepth + 1, leaf), "doc");
+    } catch (const FxError& e) {
+      got = e.what();
+    }
+    EXPECT_FALSE(want.empty());
+    EXPECT_EQ(got, want);
+  }
+  // Too deep and invalid further on: the depth is reported, as check-then-parse did.
+  EXPECT_THROW(fxw::parse_json_checked(nest(fxw::kMaxJsonDepth + 5, "1") + ",", "doc"), FxError);
 }
 
 }  // namespace

@@ -1,0 +1,133 @@
+#include "runtime/shape_static.h"
+
+#include <algorithm>
+#include <cctype>
+#include <unordered_map>
+
+#include "runtime/interpreter.h"
+
+namespace fx {
+namespace {
+
+bool is_true(const Value& v) { return v.kind() == ValueKind::Bool && v.as_bool(); }
+
+// The '.'-separated parts of a target ("aten.add_.Tensor" → aten, add_, Tensor).
+std::vector<std::string> parts(const std::string& target) {
+  std::vector<std::string> out(1);
+  for (char c : target) {
+    if (c == '.') out.emplace_back();
+    else out.back() += c;
+  }
+  return out;
+}
+
+bool in_place_name(const std::string& name) {
+  if (name.size() > 4 && name.compare(0, 2, "__") == 0)  // __setitem__, __iadd__, __imul__ ...
+    return name == "__setitem__" || (name[2] == 'i' && name != "__init__" && name != "__index__" &&
+                                     name != "__int__" && name != "__invert__");
+  return name.size() > 1 && name.back() == '_' && name.front() != '_';  // add_, copy_, masked_fill_
+}
+
+bool writes_in_place(const Node& n, const GraphModule& gm) {
+  for (const auto& [k, v] : n.kwargs())
+    if (k == "out" || (k == "inplace" && is_true(v))) return true;
+  switch (n.op()) {
+    case Op::CallMethod: return in_place_name(n.target());
+    case Op::CallFunction: {
+      const std::vector<std::string> p = parts(n.target());
+      if (p.front() == "operator") return p.back() == "setitem" || (p.back().size() > 1 && p.back()[0] == 'i' &&
+                                                                    p.back() != "is_" && p.back() != "is_not" &&
+                                                                    p.back() != "index" && p.back() != "invert");
+      for (const std::string& s : p)
+        if (in_place_name(s)) return true;
+      // F.relu(x, True), F.dropout(x, 0.5, False, True): a positional True may be `inplace`.
+      if (n.target().rfind("torch.nn.functional.", 0) == 0)
+        for (const Value& a : n.args())
+          if (is_true(a)) return true;
+      return false;
+    }
+    case Op::CallModule: {
+      auto it = gm.modules().find(n.target());
+      if (it != gm.modules().end())
+        for (const auto& [k, v] : it->second.hparams)
+          if (k == "inplace" && is_true(v)) return true;
+      return false;
+    }
+    default: return false;
+  }
+}
+
+// Ops whose value is not a function of their arguments.
+bool random_or_uninitialised(const Node& n, const GraphModule& gm) {
+  std::string what = n.target();
+  if (n.op() == Op::CallModule) {
+    auto it = gm.modules().find(n.target());
+    what = it == gm.modules().end() ? "" : it->second.type;
+  }
+  std::transform(what.begin(), what.end(), what.begin(), [](unsigned char c) { return std::tolower(c); });
+  for (const char* word : {"rand", "bernoulli", "multinomial", "normal", "poisson", "dropout", "uniform",
+                           "exponential", "cauchy", "geometric", "empty", "seed"})
+    if (what.find(word) != std::string::npos) return true;
+  return false;
+}
+
+bool holds_tensor(const Object& o) {
+  switch (o.kind()) {
+    case Object::Kind::Tensor: return true;
+    case Object::Kind::Tuple: case Object::Kind::List:
+      for (const Object& x : o.items())
+        if (holds_tensor(x)) return true;
+      return false;
+    case Object::Kind::Dict:
+      for (const auto& kv : o.dict_items())
+        if (holds_tensor(kv.second)) return true;
+      return false;
+    case Object::Kind::Value: return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool graph_mutates_in_place(const GraphModule& gm) {
+  for (const Node* n : gm.graph().nodes())
+    if (writes_in_place(*n, gm)) return true;
+  return false;
+}
+
+std::vector<bool> shape_static_nodes(const Interpreter& interp, const GraphModule& gm,
+                                     const std::vector<Object>& inputs) {
+  const std::vector<Node*> nodes = gm.graph().nodes();
+  std::vector<bool> out(nodes.size(), false);
+  if (graph_mutates_in_place(gm)) return out;
+  std::unordered_map<const Node*, size_t> index;
+  for (size_t i = 0; i < nodes.size(); ++i) index[nodes[i]] = i;
+  std::vector<bool> known_value(nodes.size(), false);
+  try {
+    interp.infer(inputs, [&](const Node& n, const Object* r) {
+      if (r && !holds_tensor(*r)) known_value[index.at(&n)] = true;
+    });
+  } catch (...) {
+    return out;  // inference failed (the run reports the error, if it is one): nothing is static
+  }
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const Node& n = *nodes[i];
+    if (n.op() == Op::Placeholder || n.op() == Op::Output) continue;
+    if (n.op() == Op::GetAttr) {
+      out[i] = true;
+      continue;
+    }
+    if (random_or_uninitialised(n, gm)) continue;
+    bool all = true;
+    for (const Node* in : n.all_input_nodes()) all = all && out[index.at(in)];
+    out[i] = known_value[i] || all;
+  }
+  // A tensor the output returns goes to the caller, who may write into it: computed on every run.
+  for (const Node* n : nodes)
+    if (n->op() == Op::Output)
+      for (const Node* in : n->all_input_nodes())
+        if (!known_value[index.at(in)]) out[index.at(in)] = false;
+  return out;
+}
+
+}  // namespace fx

@@ -1,0 +1,32 @@
+// Which nodes of a graph compute the same value on every run with inputs of the same shapes and dtypes:
+// the Python values read from shapes (x.size(), the ints computed from them: B, T, C // n_heads, sqrt(hd))
+// and what pure ops compute from those, constants and the module's tensors alone (a position
+// arange(T), a causal mask pos.view(T, 1) < pos.view(1, T), the position embedding of that arange). The
+// interpreter computes them on the first run of an input signature and reuses them after, as
+// torch.fx.experimental.const_fold folds constants, here specialised to the inputs' shapes.
+//
+// A Python value is shape-static when meta inference (tensor/meta.h: tensors without data, an op that
+// reads data gives "unknown") computes it: it can then depend on nothing but shapes, dtypes and constants.
+// A tensor is shape-static when every node it reads is. Never static: placeholders, random ops (their
+// value changes from run to run), uninitialised memory (empty), Dropout modules, and tensors the output
+// returns (a caller may write into an output). A graph that writes into a tensor in place (add_, x[i] = v,
+// out=, inplace=True) has no static nodes: a cached tensor could be changed under it.
+#pragma once
+#include <vector>
+
+#include "module/graph_module.h"
+#include "module/object.h"
+
+namespace fx {
+
+class Interpreter;
+
+// Whether any node writes into a tensor in place (see above).
+bool graph_mutates_in_place(const GraphModule& gm);
+
+// One flag per node of gm's graph, in graph order, for inputs like `inputs` (the interpreter of gm runs
+// meta inference on them). All false when the graph mutates in place or inference fails.
+std::vector<bool> shape_static_nodes(const Interpreter& interp, const GraphModule& gm,
+                                     const std::vector<Object>& inputs);
+
+}  // namespace fx
