@@ -27,6 +27,7 @@ struct Interpreter::ArgTree {
 struct Interpreter::StaticCache {
   std::vector<std::pair<DType, Shape>> signature;  // the inputs' dtypes and shapes
   bool ready = false;
+  bool any = false;  // some node is static
   int misses = 0;  // signatures seen: past kMaxMisses the cache gives up (shapes change on every run)
   static constexpr int kMaxMisses = 8;
   std::vector<bool> is_static;
@@ -45,6 +46,15 @@ struct Interpreter::Step {
   // An absorbed node of a fused chain: its value is that of this slot (its predecessor in the chain).
   std::ptrdiff_t alias = -1;
   bool fused = false;  // the head of a fused chain
+
+  // This step's call with its argument lists sized and keyword names set, values empty.
+  OpCall empty_call() const {
+    OpCall call;
+    call.node = node;
+    call.args.resize(args.size());
+    for (const auto& kv : kwargs) call.kwargs.emplace_back(kv.first, Object());
+    return call;
+  }
 };
 
 // What a placeholder's meta says its input is. dims[i] < 0: a symbolic size (named dim_names[i]).
@@ -239,14 +249,8 @@ Interpreter::Interpreter(const GraphModule& gm, bool fuse) : gm_(gm) {
   }
 
   static_cache_ = std::make_unique<StaticCache>();
-  calls_.resize(steps_.size());
-  for (size_t i = 0; i < steps_.size(); ++i) {
-    const Step& s = steps_[i];
-    OpCall& call = calls_[i];
-    call.node = s.node;
-    call.args.resize(s.args.size());
-    for (const auto& kv : s.kwargs) call.kwargs.emplace_back(kv.first, Object());
-  }
+  calls_.reserve(steps_.size());
+  for (const Step& s : steps_) calls_.push_back(s.empty_call());
 
   // Last use, as torch.fx.Interpreter computes it: walking backwards, the first user met is the last.
   std::vector<bool> seen(nodes.size(), false);
@@ -356,12 +360,7 @@ Object Interpreter::run_step(const Step& s, const std::vector<Object>& inputs, s
     case Op::GetAttr: return s.attr;
     case Op::Output: return s.args.empty() ? Object() : eval(s.args[0], env);
     case Op::CallFunction: case Op::CallMethod: case Op::CallModule: {
-      OpCall local;
-      if (!reused) {
-        local.node = &n;
-        local.args.resize(s.args.size());
-        for (const auto& kv : s.kwargs) local.kwargs.emplace_back(kv.first, Object());
-      }
+      OpCall local = reused ? OpCall() : s.empty_call();
       OpCall& call = reused ? *reused : local;
       const ClearCall clear{call};
       for (size_t i = 0; i < s.args.size(); ++i) call.args[i] = eval(s.args[i], env);
@@ -390,23 +389,25 @@ Object Interpreter::run_step(const Step& s, const std::vector<Object>& inputs, s
 const std::vector<bool>* Interpreter::static_nodes(const std::vector<Object>& inputs) const {
   StaticCache& c = *static_cache_;
   if (c.misses > StaticCache::kMaxMisses) return nullptr;
-  std::vector<std::pair<DType, Shape>> signature;
-  signature.reserve(inputs.size());
-  for (const Object& x : inputs) {
+  bool same = c.ready && inputs.size() == c.signature.size();
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const Object& x = inputs[i];
     if (!x.is_tensor() || x.tensor().is_meta()) return nullptr;
-    signature.emplace_back(x.tensor().dtype(), x.tensor().shape());
+    same = same && x.tensor().dtype() == c.signature[i].first && x.tensor().shape() == c.signature[i].second;
   }
-  if (!c.ready || signature != c.signature) {
+  if (!same) {  // a new signature: built only now, so that a run of a known one allocates nothing here
     ++c.misses;
-    c.signature = std::move(signature);
+    c.signature.clear();
+    for (const Object& x : inputs) c.signature.emplace_back(x.tensor().dtype(), x.tensor().shape());
     c.is_static = shape_static_nodes(*this, gm_, inputs);
     for (size_t i = 0; i < steps_.size(); ++i)  // fused chains run as one step: left to run
       if (steps_[i].alias >= 0 || steps_[i].fused) c.is_static[i] = false;
     c.have.assign(steps_.size(), false);
     c.values.assign(steps_.size(), Object());
+    c.any = std::find(c.is_static.begin(), c.is_static.end(), true) != c.is_static.end();
     c.ready = true;
   }
-  return std::find(c.is_static.begin(), c.is_static.end(), true) == c.is_static.end() ? nullptr : &c.is_static;
+  return c.any ? &c.is_static : nullptr;
 }
 
 Object Interpreter::run(const std::vector<Object>& inputs, Profile* profile) const {
