@@ -164,7 +164,7 @@ BoundModule bind_conv2d_fused(const ModuleBinding& b, const ModuleBinding* bn, c
       for (int64_t i = 0; i < per; ++i) dst[c * per + i] = src[c * per + i] * scale[c];
     return nw;
   };
-  if (packed->groups.empty()) w = folded();
+  if (packed->groups.empty() && !packed->winograd.defined()) w = folded();
   ConvEpilogueSpec base;
   base.min = e.min, base.max = e.max;
   const bool residual = e.residual;

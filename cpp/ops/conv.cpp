@@ -9,6 +9,7 @@
 #include "kernels/conv.h"
 #include "kernels/conv2d_f32.h"
 #include "kernels/parallel.h"
+#include "kernels/winograd_f32.h"
 #include "ops/matmul.h"
 #include "ops/nn_util.h"
 #include "ops/tensor_util.h"
@@ -106,6 +107,20 @@ bool conv_images_f32(const Tensor& x, const Tensor& w, const float* bias, const 
       kernels::conv_depthwise<float>(dg, OC / C, x.data<float>() + n * C * g.H * g.W, w.data<float>(), bias,
                                      out.data<float>() + n * OC * pix);
     return false;
+  }
+  if (packed && packed->winograd.defined()) {  // the weight exists only in this form (BatchNorm folded in)
+    kernels::ConvGeom wg = g;
+    wg.C = C;
+    FX_CHECK(p.groups == 1 && kernels::f32_winograd_applies(wg, static_cast<size_t>(OC)),
+             "a Winograd-packed weight given to another convolution");
+    for (int64_t n = 0; n < N; ++n) {
+      kernels::ConvEpilogue e;
+      e.min = lo, e.max = hi;
+      e.residual = res ? res + n * OC * pix : nullptr;
+      kernels::f32_conv3x3_winograd(wg, static_cast<size_t>(OC), x.data<float>() + n * C * g.H * g.W,
+                                    packed->winograd.data<float>(), out.data<float>() + n * OC * pix, e);
+    }
+    return true;
   }
   thread_local std::vector<float> wscratch;
   const bool have_packed = packed && static_cast<int64_t>(packed->groups.size()) == p.groups;
@@ -226,6 +241,17 @@ PackedConv pack_conv_weight(const Tensor& weight, const Tensor& bias0, const Con
   if (cg == 1 && p.groups > 1) return pc;  // depthwise reads the weight as it is
   Tensor w = weight.contiguous();
   Tensor b = bias0.defined() ? bias0.contiguous() : Tensor();
+  if (p.groups == 1 && weight.dim() == 4) {
+    kernels::ConvGeom geom;
+    geom.C = cg, geom.KH = weight.shape()[2], geom.KW = weight.shape()[3];
+    geom.SH = p.stride[0], geom.SW = p.stride[1], geom.DH = p.dilation[0], geom.DW = p.dilation[1];
+    if (kernels::f32_winograd_applies(geom, static_cast<size_t>(OC))) {
+      pc.winograd = Tensor::empty({static_cast<int64_t>(kernels::f32_winograd_packed_w_size(OC, cg))}, DType::Float32);
+      kernels::f32_winograd_pack_w(OC, cg, w.data<float>(), b.defined() ? b.data<float>() : nullptr,
+                                   pc.winograd.data<float>(), scale);
+      return pc;
+    }
+  }
   for (int64_t g = 0; g < p.groups; ++g) {
     Tensor packed = Tensor::empty({static_cast<int64_t>(kernels::f32_conv_packed_w_size(ocg, kc))}, DType::Float32);
     kernels::f32_conv_pack_w(ocg, kc, w.data<float>() + g * ocg * kc, b.defined() ? b.data<float>() + g * ocg : nullptr,

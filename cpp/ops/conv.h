@@ -1,5 +1,6 @@
 // Convolution (1-D and 2-D, plain and transposed) as ops and leaf modules use it. float32: implicit-GEMM
-// NCHW (kernels/conv2d_f32.h) for every grouped/dense conv, a SIMD depthwise 3×3; float64: im2row + GEMM,
+// NCHW (kernels/conv2d_f32.h) for every grouped/dense conv, Winograd F(2×2, 3×3) (kernels/winograd_f32.h)
+// for the dense 3×3 stride-1 ones whose weight was packed, a SIMD depthwise 3×3; float64: im2row + GEMM,
 // 1×1 as a GEMM directly, depthwise as its own loop. Modules pack the weight once (PackedConv) at bind
 // time; fusion (passes/fuse.h, ops/fused.cpp) adds an epilogue (residual add, clamp).
 #pragma once
@@ -26,9 +27,12 @@ ConvParams conv_params(int64_t spatial, const std::vector<int64_t>& stride, cons
                        bool transposed, const std::vector<int64_t>& output_padding, const Shape& weight_shape);
 
 // A float32 non-transposed weight packed per group with its bias for kernels::f32_conv2d_nchw (empty for
-// depthwise and other dtypes). The bias is part of the packing: pass the same bias to conv_forward.
+// depthwise and other dtypes), or — for the 3×3 stride-1 convolutions kernels::f32_winograd_applies
+// takes — transformed with its bias for kernels::f32_conv3x3_winograd instead. The bias is part of the
+// packing: pass the same bias to conv_forward.
 struct PackedConv {
   std::vector<Tensor> groups;
+  Tensor winograd;
 };
 // `scale` (OC floats, or null): each output channel's weights times scale[oc], in the packing pass (a
 // folded BatchNorm; the bias given is then the folded one).
