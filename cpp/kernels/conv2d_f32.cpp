@@ -19,14 +19,6 @@ namespace {
 constexpr size_t NR = fx::kGemmNR;
 constexpr size_t MR = fx::kGemmMR;
 
-GemmUkernelFn default_ukernel() {
-#if defined(__wasm_simd128__)
-  return fx::f32_gemm_ukernel__wasmsimd_4x8;
-#else
-  return fx::f32_gemm_ukernel__generic_4x8;
-#endif
-}
-
 // Panel of NR output pixels starting at flat pixel p0 (nc of them real): row k = (c·KH + kh)·KW + kw holds
 // x at each pixel's tap (0 in the padding), row kc holds ones (the bias column of A).
 void pack_panel(const ConvGeom& g, const float* x, size_t p0, size_t nc, float* dst) {
@@ -207,7 +199,7 @@ void f32_conv_pack_w(size_t OC, size_t kc, const float* w, const float* bias, fl
 
 void f32_conv2d_nchw(const ConvGeom& g, size_t OC, const float* x, const float* packed_w, float* out,
                      const ConvEpilogue& e, GemmUkernelFn uk) {
-  if (!uk) uk = default_ukernel();
+  if (!uk) uk = f32_gemm_default_ukernel();
   const size_t kc = static_cast<size_t>(g.C * g.KH * g.KW), K = kc + 1;
   const size_t pix = static_cast<size_t>(g.OH * g.OW);
   if (OC == 0 || pix == 0) return;

@@ -75,14 +75,6 @@ void pack_panel_nk(size_t K, size_t nc, const float* bt, size_t ldbt, float* dst
   }
 }
 
-GemmUkernelFn default_ukernel() {
-#if defined(__wasm_simd128__)
-  return f32_gemm_ukernel__wasmsimd_4x8;
-#else
-  return f32_gemm_ukernel__generic_4x8;
-#endif
-}
-
 void check_gemm_strides(size_t M, size_t N, size_t K, size_t lda, size_t ldc) {
   FX_CHECK(M <= 1 || lda >= K, "f32_gemm: lda (" + std::to_string(lda) + ") < K (" + std::to_string(K) + ")");
   FX_CHECK(M <= 1 || ldc >= N, "f32_gemm: ldc (" + std::to_string(ldc) + ") < N (" + std::to_string(N) + ")");
@@ -165,6 +157,14 @@ float* panel_scratch(size_t K) {
 
 }  // namespace
 
+GemmUkernelFn f32_gemm_default_ukernel() {
+#if defined(__wasm_simd128__)
+  return f32_gemm_ukernel__wasmsimd_4x8;
+#else
+  return f32_gemm_ukernel__generic_4x8;
+#endif
+}
+
 const char* f32_gemm_ukernel_name() {
 #if defined(__wasm_simd128__)
   return "wasmsimd_4x8";
@@ -195,14 +195,14 @@ void f32_gemm_prepacked_with(GemmUkernelFn ukernel, size_t M, size_t N, size_t K
 
 void f32_gemm_prepacked(size_t M, size_t N, size_t K, const float* A, size_t lda, const float* packed_b,
                         float* C, size_t ldc, const GemmParams& p) {
-  f32_gemm_prepacked_with(default_ukernel(), M, N, K, A, lda, packed_b, C, ldc, p);
+  f32_gemm_prepacked_with(f32_gemm_default_ukernel(), M, N, K, A, lda, packed_b, C, ldc, p);
 }
 
 void f32_gemm(size_t M, size_t N, size_t K, const float* A, size_t lda, const float* B, size_t ldb,
               float* C, size_t ldc, const GemmParams& p) {
   check_gemm_strides(M, N, K, lda, ldc);
   FX_CHECK(K <= 1 || ldb >= N, "f32_gemm: ldb (" + std::to_string(ldb) + ") < N (" + std::to_string(N) + ")");
-  gemm_loops(default_ukernel(), M, N, K, A, lda,
+  gemm_loops(f32_gemm_default_ukernel(), M, N, K, A, lda,
              [&](size_t j) {
                float* scratch = panel_scratch(K);  // this thread's
                pack_panel_kn(K, std::min(NR, N - j * NR), B + j * NR, ldb, scratch);
@@ -215,7 +215,7 @@ void f32_gemm_bt(size_t M, size_t N, size_t K, const float* A, size_t lda, const
                  float* C, size_t ldc, const GemmParams& p) {
   check_gemm_strides(M, N, K, lda, ldc);
   FX_CHECK(N <= 1 || ldbt >= K, "f32_gemm_bt: ldbt (" + std::to_string(ldbt) + ") < K (" + std::to_string(K) + ")");
-  gemm_loops(default_ukernel(), M, N, K, A, lda,
+  gemm_loops(f32_gemm_default_ukernel(), M, N, K, A, lda,
              [&](size_t j) {
                float* scratch = panel_scratch(K);  // this thread's
                pack_panel_nk(K, std::min(NR, N - j * NR), Bt + j * NR * ldbt, ldbt, scratch);

@@ -51,6 +51,9 @@ void f32_gemm_ukernel__wasmsimd_4x8(size_t mr, size_t kc, const float* a, size_t
                                     float* c, size_t ldc, const GemmUkernelParams& p);
 #endif
 
+// This build's micro-kernel: SIMD128 where built with it, else the generic one.
+GemmUkernelFn f32_gemm_default_ukernel();
+
 // f32_gemm_prepacked with a chosen micro-kernel (tests run the generic one in SIMD builds too).
 void f32_gemm_prepacked_with(GemmUkernelFn ukernel, size_t M, size_t N, size_t K, const float* A,
                              size_t lda, const float* packed_b, float* C, size_t ldc, const GemmParams& p);

@@ -21,14 +21,6 @@ namespace {
 constexpr size_t NR = kGemmNR;
 constexpr size_t MR = kGemmMR;
 
-GemmUkernelFn default_ukernel() {
-#if defined(__wasm_simd128__)
-  return f32_gemm_ukernel__wasmsimd_4x8;
-#else
-  return f32_gemm_ukernel__generic_4x8;
-#endif
-}
-
 // The image cut into tiles of 2×2 outputs, and the zero-padded planes the tiles read: padded (r, c) holds
 // x[r − PH, c − PW]; tile (ty, tx) reads rows 2ty..2ty+3 and columns 2tx..2tx+3.
 struct Tiling {
@@ -208,7 +200,7 @@ void f32_winograd_pack_w(size_t OC, size_t C, const float* w, const float* bias,
 
 void f32_conv3x3_winograd(const ConvGeom& g, size_t OC, const float* x, const float* packed_w, float* out,
                           const ConvEpilogue& e, GemmUkernelFn uk) {
-  if (!uk) uk = default_ukernel();
+  if (!uk) uk = f32_gemm_default_ukernel();
   if (OC == 0 || g.OH <= 0 || g.OW <= 0) return;
   const Tiling t(g);
   const size_t C = static_cast<size_t>(g.C);

@@ -86,6 +86,10 @@ inline std::vector<ConvCase> conv_sweep() {
   // Many output channels: the kernel packs all panels and passes them over blocks of rows.
   out.push_back({64, 120, 5, 6, 3, 1, 1, 1, true, true, 0.0f, inf});
   out.push_back({64, 130, 7, 7, 3, 2, 1, 1, true, false, -inf, inf});
+  // A long K (> kGemmKC, 3×3 over 128+ channels) and many output channels, with a partial last panel.
+  out.push_back({128, 70, 5, 6, 3, 1, 1, 1, true, true, 0.0f, inf});
+  out.push_back({160, 61, 7, 7, 3, 2, 1, 1, false, false, -inf, 0.5f});
+  out.push_back({240, 66, 4, 4, 3, 1, 1, 1, true, true, -inf, inf});
   return out;
 }
 
