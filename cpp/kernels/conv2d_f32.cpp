@@ -211,6 +211,19 @@ void f32_conv2d_nchw(const ConvGeom& g, size_t OC, const float* x, const float* 
   // Rows [r0, r1) of out (multiples of MR but the last) times panels [j0, j1). Every output is computed the
   // same way whatever the split: one micro-kernel call over the whole K for its MR-row tile and panel.
   // Scratch is the running thread's own.
+  // Panels [j0, j1) packed into `all` (K·NR floats each).
+  auto pack_panels = [&](size_t j0, size_t j1, float* all) {
+    for (size_t j = j0; j < j1; ++j) pack_panel(g, x, j * NR, std::min(NR, pix - j * NR), all + (j - j0) * K * NR);
+  };
+  // Rows [r0, r1) times the packed panels [j0, j1) of `all`, a block of mc rows at a time.
+  auto over_packed = [&](size_t r0, size_t r1, size_t j0, size_t j1, const float* all) {
+    for (size_t m0 = r0; m0 < r1; m0 += mc)
+      for (size_t j = j0; j < j1; ++j) {
+        const size_t p0 = j * NR, nc = std::min(NR, pix - p0);
+        panel_rows(uk, m0, std::min(r1, m0 + mc), K, packed_w, all + (j - j0) * K * NR, out, e.residual, pix, p0,
+                   nc, up);
+      }
+  };
   auto run = [&](size_t r0, size_t r1, size_t j0, size_t j1) {
     thread_local std::vector<float> panel_buf, all_buf;
     if (r1 - r0 <= mc) {  // one block of rows: build each panel right before use, it stays in L1
@@ -224,13 +237,8 @@ void f32_conv2d_nchw(const ConvGeom& g, size_t OC, const float* x, const float* 
     }
     // Many output channels (a large A): pack every panel once, then pass them over each block of rows.
     float* all = scratch(all_buf, (j1 - j0) * K * NR);
-    for (size_t j = j0; j < j1; ++j) pack_panel(g, x, j * NR, std::min(NR, pix - j * NR), all + (j - j0) * K * NR);
-    for (size_t m0 = r0; m0 < r1; m0 += mc)
-      for (size_t j = j0; j < j1; ++j) {
-        const size_t p0 = j * NR, nc = std::min(NR, pix - p0);
-        panel_rows(uk, m0, std::min(r1, m0 + mc), K, packed_w, all + (j - j0) * K * NR, out, e.residual, pix, p0,
-                   nc, up);
-      }
+    pack_panels(j0, j1, all);
+    over_packed(r0, r1, j0, j1, all);
   };
   const size_t threads = static_cast<size_t>(num_threads()), tiles = (OC + MR - 1) / MR;
   if (threads <= 1 || !worth_parallel(double(OC) * double(K) * double(pix))) {
@@ -238,19 +246,25 @@ void f32_conv2d_nchw(const ConvGeom& g, size_t OC, const float* x, const float* 
     return;
   }
   // Threads split the output pixels (each packs only its own panels) or, when the panels are few and
-  // would split unevenly (ResNet's 7×7 layers: 7 panels), the MR-row tiles of the output channels (each
-  // packs every panel). Cost of the busiest thread in multiply-adds, a packed float counted as kPack (a
-  // gather with bounds checks, and more panels to keep in cache: on the side of splitting pixels).
+  // would split unevenly (ResNet's 7×7 layers: 7 panels), the MR-row tiles of the output channels over
+  // every panel, packed once beforehand by all threads together. Cost of the busiest thread in
+  // multiply-adds, a packed float counted as kPack (a gather with bounds checks, and more panels to keep in
+  // cache: on the side of splitting pixels).
   constexpr double kPack = 16.0;
   const double per_panel = double(NR) * double(K);
   const double by_pixels = double((panels + threads - 1) / threads) * per_panel * (double(OC) + kPack);
-  const double by_rows =
-      double((tiles + threads - 1) / threads) * double(MR) * double(panels) * per_panel + double(panels) * per_panel * kPack;
-  if (panels >= 2 && by_pixels <= by_rows)
+  const double by_rows = double((tiles + threads - 1) / threads) * double(MR) * double(panels) * per_panel +
+                         double((panels + threads - 1) / threads) * per_panel * kPack;
+  if (panels >= 2 && by_pixels <= by_rows) {
     parallel_for(panels, [&](size_t j0, size_t j1) { run(0, OC, j0, j1); });
-  else
-    parallel_for(tiles, [&](size_t t0, size_t t1) { run(t0 * MR, std::min(OC, t1 * MR), 0, panels); },
-                 1);  // each call packs every panel: once per thread
+    return;
+  }
+  // The packed panels are shared: the calling thread's buffer, filled before any row tile reads it. Row
+  // tiles are claimed as threads finish, so a thread woken late delays no one.
+  thread_local std::vector<float> shared_buf;
+  float* all = scratch(shared_buf, panels * K * NR);
+  parallel_for(panels, [&](size_t j0, size_t j1) { pack_panels(j0, j1, all + j0 * K * NR); }, 1);
+  parallel_for(tiles, [&](size_t t0, size_t t1) { over_packed(t0 * MR, std::min(OC, t1 * MR), 0, panels, all); });
 }
 
 void f32_dwconv3x3_plane_scalar(const ConvGeom& g, const float* x, const float* w, float bias, float* out,

@@ -1,7 +1,8 @@
 // Winograd F(2×2, 3×3) convolution (see winograd_f32.h). Per image: the input is copied once into zero-
 // padded planes (tiles then read with no bounds checks); the tiles are cut into blocks, and for each block
 // a thread transforms the input (V[ξ], in the micro-kernel's panel layout), runs the 16 GEMMs
-// M[ξ] = U[ξ]·V[ξ] and transforms M back into the output with the epilogue. The transforms run four tiles
+// M[ξ] = U[ξ]·V[ξ] and transforms M back into the output with the epilogue. A small image has too few
+// blocks to share: its input is transformed once and the threads split the output channels. The transforms run four tiles
 // at a time in SIMD128 lanes where the four lie in one tile row, one at a time otherwise, with the same
 // operations in the same order: lanes and scalar give the same bits.
 #include "kernels/winograd_f32.h"
@@ -218,78 +219,100 @@ void f32_conv3x3_winograd(const ConvGeom& g, size_t OC, const float* x, const fl
   if (threads > 1) tb = std::min(tb, (T + 4 * threads - 1) / (4 * threads) + NR - 1);
   tb = std::max(NR, tb / NR * NR);
   const size_t blocks = (T + tb - 1) / tb;
-  // Blocks [b0, b1), output channels [oc0, oc1) (a multiple of MR but the last).
-  auto run = [&](size_t b0, size_t b1, size_t oc0, size_t oc1) {
-    thread_local std::vector<float> v_buf, m_buf;
-    const size_t np = tb / NR;
-    float* V = scratch(v_buf, 16 * C * tb);
+  const size_t np = tb / NR, vs = np * C * NR, block_v = 16 * vs;
+  auto block_tiles = [&](size_t blk, int64_t& t0, int64_t& t1) {
+    t0 = static_cast<int64_t>(blk * tb), t1 = std::min<int64_t>(t.T, t0 + static_cast<int64_t>(tb));
+  };
+  // Input transform of block blk into V[ξ][panel][c][lane] (ξ stride vs).
+  auto transform = [&](size_t blk, float* V) {
+    int64_t t0, t1;
+    block_tiles(blk, t0, t1);
+    const size_t used = static_cast<size_t>(t1 - t0), panels = (used + NR - 1) / NR;
+    for (size_t c = 0; c < C; ++c) {
+      const float* pc = pad + c * t.plane();
+      for (int64_t tt = t0; tt < t1;) {
+        const size_t local = static_cast<size_t>(tt - t0);
+        const int64_t ty = tt / t.TW, tx = tt % t.TW;
+        float* v = V + ((local / NR) * C + c) * NR + local % NR;
+        const float* d = pc + 2 * ty * t.Wp + 2 * tx;
+#if defined(__wasm_simd128__)
+        if (local % 4 == 0 && tt + 4 <= t1 && tx + 4 <= t.TW) {
+          input_tiles4(d, t.Wp, v, vs);
+          tt += 4;
+          continue;
+        }
+#endif
+        input_tile(d, t.Wp, v, vs);
+        ++tt;
+      }
+      if (used % NR)  // the last panel's unused lanes: zeros, not stale values
+        for (size_t xi = 0; xi < 16; ++xi)
+          std::fill_n(V + xi * vs + ((panels - 1) * C + c) * NR + used % NR, NR - used % NR, 0.0f);
+    }
+  };
+  // Output channels [oc0, oc1) (a multiple of MR but the last) of block blk from its transformed input V:
+  // the GEMMs into M (this thread's), then the output transform with the epilogue.
+  auto multiply = [&](size_t blk, const float* V, size_t oc0, size_t oc1) {
+    thread_local std::vector<float> m_buf;
     float* M = scratch(m_buf, 16 * OC * tb);
-    for (size_t blk = b0; blk < b1; ++blk) {
-      const int64_t t0 = static_cast<int64_t>(blk * tb), t1 = std::min<int64_t>(t.T, t0 + static_cast<int64_t>(tb));
-      const size_t used = static_cast<size_t>(t1 - t0), panels = (used + NR - 1) / NR;
-      // Input transform: V[ξ][panel][c][lane], ξ stride np·C·NR.
-      const size_t vs = np * C * NR;
-      for (size_t c = 0; c < C; ++c) {
-        const float* pc = pad + c * t.plane();
-        for (int64_t tt = t0; tt < t1;) {
-          const size_t local = static_cast<size_t>(tt - t0);
-          const int64_t ty = tt / t.TW, tx = tt % t.TW;
-          float* v = V + ((local / NR) * C + c) * NR + local % NR;
-          const float* d = pc + 2 * ty * t.Wp + 2 * tx;
-#if defined(__wasm_simd128__)
-          if (local % 4 == 0 && tt + 4 <= t1 && tx + 4 <= t.TW) {
-            input_tiles4(d, t.Wp, v, vs);
-            tt += 4;
-            continue;
-          }
-#endif
-          input_tile(d, t.Wp, v, vs);
-          ++tt;
-        }
-        if (used % NR)  // the last panel's unused lanes: zeros, not stale values
-          for (size_t xi = 0; xi < 16; ++xi)
-            std::fill_n(V + xi * vs + ((panels - 1) * C + c) * NR + used % NR, NR - used % NR, 0.0f);
+    int64_t t0, t1;
+    block_tiles(blk, t0, t1);
+    const size_t panels = (static_cast<size_t>(t1 - t0) + NR - 1) / NR;
+    // M[ξ][oc][local] = U[ξ] · V[ξ], one micro-kernel call over all of C per MR rows and panel.
+    for (size_t xi = 0; xi < 16; ++xi) {
+      const float* U = packed_w + xi * OC * C;
+      float* Mx = M + xi * OC * tb;
+      for (size_t i0 = oc0; i0 < oc1; i0 += MR) {
+        const size_t mr = std::min(MR, oc1 - i0);
+        for (size_t j = 0; j < panels; ++j)
+          uk(mr, C, U + i0 * C, C, V + xi * vs + j * C * NR, Mx + i0 * tb + j * NR, tb, up);
       }
-      // M[ξ][oc][local] = U[ξ] · V[ξ], one micro-kernel call over all of C per MR rows and panel.
-      for (size_t xi = 0; xi < 16; ++xi) {
-        const float* U = packed_w + xi * OC * C;
-        float* Mx = M + xi * OC * tb;
-        for (size_t i0 = oc0; i0 < oc1; i0 += MR) {
-          const size_t mr = std::min(MR, oc1 - i0);
-          for (size_t j = 0; j < panels; ++j)
-            uk(mr, C, U + i0 * C, C, V + xi * vs + j * C * NR, Mx + i0 * tb + j * NR, tb, up);
-        }
-      }
-      // Output transform with the epilogue.
-      const size_t ms = OC * tb;
-      for (size_t oc = oc0; oc < oc1; ++oc) {
-        const float* Mo = M + oc * tb;
-        float* o = out + oc * static_cast<size_t>(g.OH * g.OW);
-        const float* r = e.residual ? e.residual + oc * static_cast<size_t>(g.OH * g.OW) : nullptr;
-        for (int64_t tt = t0; tt < t1;) {
-          const size_t local = static_cast<size_t>(tt - t0);
-          const int64_t ty = tt / t.TW, tx = tt % t.TW;
+    }
+    const size_t ms = OC * tb;
+    for (size_t oc = oc0; oc < oc1; ++oc) {
+      const float* Mo = M + oc * tb;
+      float* o = out + oc * static_cast<size_t>(g.OH * g.OW);
+      const float* r = e.residual ? e.residual + oc * static_cast<size_t>(g.OH * g.OW) : nullptr;
+      for (int64_t tt = t0; tt < t1;) {
+        const size_t local = static_cast<size_t>(tt - t0);
+        const int64_t ty = tt / t.TW, tx = tt % t.TW;
 #if defined(__wasm_simd128__)
-          if (local % 4 == 0 && tt + 4 <= t1 && tx + 4 <= t.TW && 2 * (tx + 4) <= g.OW) {
-            output_tiles4(Mo + local, ms, bias[oc], g, 2 * ty, 2 * tx, r, o, e.min, e.max);
-            tt += 4;
-            continue;
-          }
-#endif
-          output_tile(Mo + local, ms, bias[oc], g, 2 * ty, 2 * tx, r, o, e.min, e.max);
-          ++tt;
+        if (local % 4 == 0 && tt + 4 <= t1 && tx + 4 <= t.TW && 2 * (tx + 4) <= g.OW) {
+          output_tiles4(Mo + local, ms, bias[oc], g, 2 * ty, 2 * tx, r, o, e.min, e.max);
+          tt += 4;
+          continue;
         }
+#endif
+        output_tile(Mo + local, ms, bias[oc], g, 2 * ty, 2 * tx, r, o, e.min, e.max);
+        ++tt;
       }
     }
   };
+  // Whole blocks [b0, b1) on one thread, each transformed into this thread's V.
+  auto run = [&](size_t b0, size_t b1) {
+    thread_local std::vector<float> v_buf;
+    float* V = scratch(v_buf, block_v);
+    for (size_t blk = b0; blk < b1; ++blk) {
+      transform(blk, V);
+      multiply(blk, V, 0, OC);
+    }
+  };
   if (threads <= 1 || !worth_parallel(16.0 * double(C) * double(OC) * double(T))) {
-    run(0, blocks, 0, OC);
+    run(0, blocks);
   } else if (panels_all >= 4 * threads) {  // threads take blocks of tiles
-    parallel_for(blocks, [&](size_t b0, size_t b1) { run(b0, b1, 0, OC); });
+    parallel_for(blocks, run);
   } else {
-    // Few tiles (a small image): threads take MR-row tiles of the output channels instead, each
-    // transforming every tile's input (C·16 adds per tile against OC·C·16 multiply-adds).
-    parallel_for((OC + MR - 1) / MR, [&](size_t i0, size_t i1) { run(0, blocks, i0 * MR, std::min(OC, i1 * MR)); }, 1);
+    // Few tiles (a small image): every block's input transformed once into a shared buffer (the calling
+    // thread's; the threads split the blocks), then the threads take MR-row tiles of the output channels,
+    // claimed as they finish.
+    thread_local std::vector<float> shared_v;
+    float* V = scratch(shared_v, blocks * block_v);
+    parallel_for(blocks, [&](size_t b0, size_t b1) {
+      for (size_t blk = b0; blk < b1; ++blk) transform(blk, V + blk * block_v);
+    }, 1);
+    parallel_for((OC + MR - 1) / MR, [&](size_t i0, size_t i1) {
+      for (size_t blk = 0; blk < blocks; ++blk) multiply(blk, V + blk * block_v, i0 * MR, std::min(OC, i1 * MR));
+    });
   }
 }
 
