@@ -24,6 +24,7 @@ namespace fx::kernels {
 namespace {
 
 constexpr int kMaxThreads = 64;
+constexpr int kWorkerSpin = 50000;  // atomic loads, ~1 ns each
 
 struct Pool {
   std::mutex mu;
@@ -78,9 +79,10 @@ struct Pool {
   void worker_loop(int part) {
     uint64_t seen = 0;
     for (;;) {
-      // A short spin catches back-to-back layers; longer would take the core from the caller on a busy
-      // machine.
-      for (int spin = 0; spin < 2000 && generation.load(std::memory_order_acquire) == seen; ++spin) {
+      // A spin of some tens of µs catches back-to-back layers and the short serial steps between a
+      // layer's jobs (a wake-up from the condition variable costs ~10–100 µs); longer would take the
+      // core from the caller on a busy machine.
+      for (int spin = 0; spin < kWorkerSpin && generation.load(std::memory_order_acquire) == seen; ++spin) {
       }
       ParallelFn f;
       void* c;
