@@ -208,9 +208,6 @@ void f32_conv2d_nchw(const ConvGeom& g, size_t OC, const float* x, const float* 
   const size_t panels = (pix + NR - 1) / NR;
   // Rows of A per block: the block (rows × K floats) should stay in L2 while panels pass over it.
   const size_t mc = std::max<size_t>(MR, (size_t(256) * 1024 / sizeof(float) / K) / MR * MR);
-  // Rows [r0, r1) of out (multiples of MR but the last) times panels [j0, j1). Every output is computed the
-  // same way whatever the split: one micro-kernel call over the whole K for its MR-row tile and panel.
-  // Scratch is the running thread's own.
   // Panels [j0, j1) packed into `all` (K·NR floats each).
   auto pack_panels = [&](size_t j0, size_t j1, float* all) {
     for (size_t j = j0; j < j1; ++j) pack_panel(g, x, j * NR, std::min(NR, pix - j * NR), all + (j - j0) * K * NR);
@@ -224,6 +221,9 @@ void f32_conv2d_nchw(const ConvGeom& g, size_t OC, const float* x, const float* 
                    nc, up);
       }
   };
+  // Rows [r0, r1) of out (multiples of MR but the last) times panels [j0, j1). Every output is computed the
+  // same way whatever the split: one micro-kernel call over the whole K for its MR-row tile and panel.
+  // Scratch is the running thread's own.
   auto run = [&](size_t r0, size_t r1, size_t j0, size_t j1) {
     thread_local std::vector<float> panel_buf, all_buf;
     if (r1 - r0 <= mc) {  // one block of rows: build each panel right before use, it stays in L1
