@@ -20,8 +20,8 @@ constexpr size_t NR = fx::kGemmNR;
 constexpr size_t MR = fx::kGemmMR;
 
 // Panel of NR output pixels starting at flat pixel p0 (nc of them real): row k = (c·KH + kh)·KW + kw holds
-// x at each pixel's tap (0 in the padding), row kc holds ones (the bias column of A).
-void pack_panel(const ConvGeom& g, const float* x, size_t p0, size_t nc, float* dst) {
+// x at each pixel's tap (0 in the padding); with `ones`, row kc holds ones (the bias column of a packed A).
+void pack_panel(const ConvGeom& g, const float* x, size_t p0, size_t nc, float* dst, bool ones) {
   if (g.KH == 1 && g.KW == 1 && g.SH == 1 && g.SW == 1 && g.PH == 0 && g.PW == 0 && g.OW == g.W) {
     // 1×1, stride 1, no padding: the im2col matrix is x itself, pixels contiguous across rows.
     const size_t plane = static_cast<size_t>(g.H * g.W);
@@ -29,7 +29,7 @@ void pack_panel(const ConvGeom& g, const float* x, size_t p0, size_t nc, float* 
       std::memcpy(dst, x + static_cast<size_t>(c) * plane + p0, nc * sizeof(float));
       std::fill(dst + nc, dst + NR, 0.0f);
     }
-    std::fill(dst, dst + NR, 1.0f);
+    if (ones) std::fill(dst, dst + NR, 1.0f);
     return;
   }
   int64_t ih0[NR], iw0[NR];
@@ -80,7 +80,7 @@ void pack_panel(const ConvGeom& g, const float* x, size_t p0, size_t nc, float* 
         }
     }
   }
-  std::fill(dst, dst + NR, 1.0f);
+  if (ones) std::fill(dst, dst + NR, 1.0f);
 }
 
 float* scratch(std::vector<float>& v, size_t n) {
@@ -88,15 +88,62 @@ float* scratch(std::vector<float>& v, size_t n) {
   return v.data();
 }
 
-// Rows [m0, m1) of out times one packed panel at pixel p0.
-// `res` (or null): the residual [OC, pix] the epilogue adds (up.beta = 1), read from here when it is not
-// `out` itself (each tile copies its part first, on the thread computing it).
-void panel_rows(GemmUkernelFn uk, size_t m0, size_t m1, size_t K, const float* packed_w, const float* panel,
-                float* out, const float* res, size_t pix, size_t p0, size_t nc, const GemmUkernelParams& up) {
+// The epilogue of one tile [mr, nc] when there are per-row terms (kTorch with a scale or bias): the
+// micro-kernel left its bare products in `tile` (row stride NR); out (row stride pix) = clamp(tile·scale +
+// bias + residual). res may be out itself: each element is read before it is written. (Not in the
+// micro-kernel: per-row terms there made its every call ~5% slower, V8's register allocation of the loop.)
+void finish_rows(size_t mr, size_t nc, const float* tile, const float* scale, const float* bias,
+                 const float* res, float* c, size_t pix, const GemmUkernelParams& up) {
+  for (size_t i = 0; i < mr; ++i) {
+    const float s = scale ? scale[i] : 1.0f, b = bias ? bias[i] : 0.0f;
+    const float* ti = tile + i * NR;
+    const float* ri = res ? res + i * pix : nullptr;
+    float* ci = c + i * pix;
+#if defined(__wasm_simd128__)
+    if (nc == NR) {
+      const v128_t vs = wasm_f32x4_splat(s), vb = wasm_f32x4_splat(b);
+      const v128_t lo = wasm_f32x4_splat(up.min), hi = wasm_f32x4_splat(up.max);
+      for (size_t j = 0; j < NR; j += 4) {
+        v128_t v = wasm_f32x4_add(wasm_f32x4_mul(wasm_v128_load(ti + j), vs), vb);
+        if (ri) v = wasm_f32x4_add(v, wasm_v128_load(ri + j));
+        if (up.clamp) v = wasm_f32x4_pmin(wasm_f32x4_pmax(v, lo), hi);  // NaN passes, as in the micro-kernel
+        wasm_v128_store(ci + j, v);
+      }
+      continue;
+    }
+#endif
+    for (size_t j = 0; j < nc; ++j) {
+      float v = ti[j] * s + b;
+      if (ri) v += ri[j];
+      if (up.clamp) {
+        v = v < up.min ? up.min : v;  // NaN passes through, as in the micro-kernel
+        v = up.max < v ? up.max : v;
+      }
+      ci[j] = v;
+    }
+  }
+}
+
+// Rows [m0, m1) of out times one packed panel at pixel p0; A's rows have stride K.
+// `e.residual` (or null): the residual [OC, pix] the epilogue adds (up.beta = 1), read from there when it is
+// not `out` itself (each tile copies its part first, on the thread computing it). With e.scale or e.bias
+// (kTorch), finish_rows does the whole epilogue instead.
+void panel_rows(GemmUkernelFn uk, size_t m0, size_t m1, size_t K, const float* w, const float* panel,
+                float* out, const ConvEpilogue& e, size_t pix, size_t p0, size_t nc, const GemmUkernelParams& up) {
+  const float* res = e.residual;
+  const bool row_terms = e.scale || e.bias;
   for (size_t i0 = m0; i0 < m1; i0 += MR) {
     const size_t mr = std::min(MR, m1 - i0);
-    const float* a = packed_w + i0 * K;
+    const float* a = w + i0 * K;
     float* c = out + i0 * pix + p0;
+    if (row_terms) {
+      static constexpr GemmUkernelParams bare{nullptr, 0.0f, false, 0.0f, 0.0f};
+      float tile[MR * NR];
+      uk(mr, K, a, K, panel, tile, NR, bare);
+      finish_rows(mr, nc, tile, e.scale ? e.scale + i0 : nullptr, e.bias ? e.bias + i0 : nullptr,
+                  res ? res + i0 * pix + p0 : nullptr, c, pix, up);
+      continue;
+    }
     const float* r = res ? res + i0 * pix + p0 : c;
     if (nc == NR) {
       if (r != c)
@@ -197,28 +244,30 @@ void f32_conv_pack_w(size_t OC, size_t kc, const float* w, const float* bias, fl
   }
 }
 
-void f32_conv2d_nchw(const ConvGeom& g, size_t OC, const float* x, const float* packed_w, float* out,
-                     const ConvEpilogue& e, GemmUkernelFn uk) {
+void f32_conv2d_nchw(const ConvGeom& g, size_t OC, const float* x, const float* w, ConvWeightLayout layout,
+                     float* out, const ConvEpilogue& e0, GemmUkernelFn uk) {
   if (!uk) uk = f32_gemm_default_ukernel();
-  const size_t kc = static_cast<size_t>(g.C * g.KH * g.KW), K = kc + 1;
+  const bool packed = layout == ConvWeightLayout::kPacked;
+  ConvEpilogue e = e0;
+  if (packed) e.scale = e.bias = nullptr;  // in the packing
+  const size_t kc = static_cast<size_t>(g.C * g.KH * g.KW), K = kc + (packed ? 1 : 0);
   const size_t pix = static_cast<size_t>(g.OH * g.OW);
   if (OC == 0 || pix == 0) return;
   const bool clamp = !(std::isinf(e.min) && e.min < 0 && std::isinf(e.max) && e.max > 0);
   const GemmUkernelParams up{nullptr, e.residual ? 1.0f : 0.0f, clamp, e.min, e.max};
   const size_t panels = (pix + NR - 1) / NR;
   // Rows of A per block: the block (rows × K floats) should stay in L2 while panels pass over it.
-  const size_t mc = std::max<size_t>(MR, (size_t(256) * 1024 / sizeof(float) / K) / MR * MR);
+  const size_t mc = std::max<size_t>(MR, (size_t(256) * 1024 / sizeof(float) / std::max<size_t>(K, 1)) / MR * MR);
   // Panels [j0, j1) packed into `all` (K·NR floats each).
   auto pack_panels = [&](size_t j0, size_t j1, float* all) {
-    for (size_t j = j0; j < j1; ++j) pack_panel(g, x, j * NR, std::min(NR, pix - j * NR), all + (j - j0) * K * NR);
+    for (size_t j = j0; j < j1; ++j) pack_panel(g, x, j * NR, std::min(NR, pix - j * NR), all + (j - j0) * K * NR, packed);
   };
   // Rows [r0, r1) times the packed panels [j0, j1) of `all`, a block of mc rows at a time.
   auto over_packed = [&](size_t r0, size_t r1, size_t j0, size_t j1, const float* all) {
     for (size_t m0 = r0; m0 < r1; m0 += mc)
       for (size_t j = j0; j < j1; ++j) {
         const size_t p0 = j * NR, nc = std::min(NR, pix - p0);
-        panel_rows(uk, m0, std::min(r1, m0 + mc), K, packed_w, all + (j - j0) * K * NR, out, e.residual, pix, p0,
-                   nc, up);
+        panel_rows(uk, m0, std::min(r1, m0 + mc), K, w, all + (j - j0) * K * NR, out, e, pix, p0, nc, up);
       }
   };
   // Rows [r0, r1) of out (multiples of MR but the last) times panels [j0, j1). Every output is computed the
@@ -230,8 +279,8 @@ void f32_conv2d_nchw(const ConvGeom& g, size_t OC, const float* x, const float* 
       float* panel = scratch(panel_buf, K * NR);
       for (size_t j = j0; j < j1; ++j) {
         const size_t p0 = j * NR, nc = std::min(NR, pix - p0);
-        pack_panel(g, x, p0, nc, panel);
-        panel_rows(uk, r0, r1, K, packed_w, panel, out, e.residual, pix, p0, nc, up);
+        pack_panel(g, x, p0, nc, panel, packed);
+        panel_rows(uk, r0, r1, K, w, panel, out, e, pix, p0, nc, up);
       }
       return;
     }

@@ -34,6 +34,7 @@ void f32_winograd_pack_w(size_t OC, size_t C, const float* w, const float* bias,
 // out [OC, OH·OW] = clamp(conv(x [C, H, W]) + bias + residual) for one image, g as f32_winograd_applies
 // accepts (any padding; OH, OW from it). `ukernel` null: this build's GEMM micro-kernel. Scratch is kept
 // per thread between calls. Threads take whole blocks of tiles: the result is the same for any count.
+// The bias and scale are in packed_w: e.scale and e.bias are not read.
 void f32_conv3x3_winograd(const ConvGeom& g, size_t OC, const float* x, const float* packed_w, float* out,
                           const ConvEpilogue& e = {}, GemmUkernelFn ukernel = nullptr);
 

@@ -117,8 +117,9 @@ BoundModule bind_conv2d_fused(const ModuleBinding& b, const ModuleBinding* bn, c
                                    {}, w.shape());
   const int64_t OC = w.shape()[0];
   // Folding: w' = w·γ/√(var+ε) per output channel, b' = (b − mean)·γ/√(var+ε) + β (factors in double). The
-  // scaled weight is written straight into the packed layout, in the packing pass; a folded copy of the
-  // weight is made only where a path reads the weight itself (depthwise, other input dtypes).
+  // implicit-GEMM kernel packs a small weight with the scale folded in and applies it after the GEMM for a
+  // large one (whose weight stays the file's, uncopied); Winograd folds it into its transformed weight; a
+  // folded copy of the weight is made only where a path reads the weight itself (depthwise, other dtypes).
   std::vector<float> scale;
   if (bn) {
     Hparams bh(*bn);
@@ -164,7 +165,7 @@ BoundModule bind_conv2d_fused(const ModuleBinding& b, const ModuleBinding* bn, c
       for (int64_t i = 0; i < per; ++i) dst[c * per + i] = src[c * per + i] * scale[c];
     return nw;
   };
-  if (packed->groups.empty() && !packed->winograd.defined()) w = folded();
+  if (packed->groups.empty() && !packed->weight.defined() && !packed->winograd.defined()) w = folded();
   ConvEpilogueSpec base;
   base.min = e.min, base.max = e.max;
   const bool residual = e.residual;

@@ -71,9 +71,9 @@ void transpose_into(const T* src, int64_t rows, int64_t cols, T* dst) {  // dst[
     for (int64_t c = 0; c < cols; ++c) dst[c * rows + r] = src[r * cols + c];
 }
 
-// float32: the implicit-GEMM NCHW kernel for dense and grouped convolutions (weights packed with their
-// bias; packed on the fly into per-thread scratch when the caller did not), the SIMD depthwise 3×3 for
-// depthwise ones. Returns whether the epilogue (residual, clamp) was applied here.
+// float32: the implicit-GEMM NCHW kernel for dense and grouped convolutions (a PackedConv's packed groups,
+// or the weight as it is — a PackedConv's with its folded BatchNorm scale, or the one given), the SIMD
+// depthwise 3×3 for depthwise ones, Winograd for a weight packed in its form. Returns whether the epilogue (residual, clamp) was applied here.
 bool conv_images_f32(const Tensor& x, const Tensor& w, const float* bias, const ConvParams& p,
                      const PackedConv* packed, const ConvEpilogueSpec* epi, kernels::ConvGeom g, Tensor& out) {
   const int64_t N = x.shape()[0], C = x.shape()[1], OC = w.shape()[0];
@@ -122,26 +122,27 @@ bool conv_images_f32(const Tensor& x, const Tensor& w, const float* bias, const 
     }
     return true;
   }
-  thread_local std::vector<float> wscratch;
-  const bool have_packed = packed && static_cast<int64_t>(packed->groups.size()) == p.groups;
+  // Packed per group (bias and scale inside), or the weight as it is: the prepared one with a folded
+  // BatchNorm's scale, or the one given (nothing copied per call either way).
+  const bool have_groups = packed && static_cast<int64_t>(packed->groups.size()) == p.groups;
+  const bool have_weight = packed && packed->weight.defined();
+  const float* wd = have_weight ? packed->weight.data<float>() : w.data<float>();
+  const float* scale = have_weight && packed->scale.defined() ? packed->scale.data<float>() : nullptr;
+  const auto layout = have_groups ? kernels::ConvWeightLayout::kPacked : kernels::ConvWeightLayout::kTorch;
   kernels::ConvGeom gg = g;
   gg.C = cg;
   for (int64_t gi = 0; gi < p.groups; ++gi) {
-    const float* pw;
-    if (have_packed) {
-      pw = packed->groups[gi].data<float>();
-    } else {
-      wscratch.resize(kernels::f32_conv_packed_w_size(ocg, kc));
-      kernels::f32_conv_pack_w(ocg, kc, w.data<float>() + gi * ocg * kc, bias ? bias + gi * ocg : nullptr,
-                               wscratch.data());
-      pw = wscratch.data();
-    }
+    const float* pw = have_groups ? packed->groups[gi].data<float>() : wd + gi * ocg * kc;
     for (int64_t n = 0; n < N; ++n) {
       kernels::ConvEpilogue e;
+      if (!have_groups) {
+        e.scale = scale ? scale + gi * ocg : nullptr;
+        e.bias = bias ? bias + gi * ocg : nullptr;
+      }
       e.min = lo, e.max = hi;
       const int64_t off = (n * OC + gi * ocg) * pix;
       e.residual = res ? res + off : nullptr;
-      kernels::f32_conv2d_nchw(gg, ocg, x.data<float>() + (n * C + gi * cg) * g.H * g.W, pw,
+      kernels::f32_conv2d_nchw(gg, ocg, x.data<float>() + (n * C + gi * cg) * g.H * g.W, pw, layout,
                                out.data<float>() + off, e);
     }
   }
@@ -252,11 +253,20 @@ PackedConv pack_conv_weight(const Tensor& weight, const Tensor& bias0, const Con
       return pc;
     }
   }
-  for (int64_t g = 0; g < p.groups; ++g) {
-    Tensor packed = Tensor::empty({static_cast<int64_t>(kernels::f32_conv_packed_w_size(ocg, kc))}, DType::Float32);
-    kernels::f32_conv_pack_w(ocg, kc, w.data<float>() + g * ocg * kc, b.defined() ? b.data<float>() + g * ocg : nullptr,
-                             packed.data<float>(), scale ? scale + g * ocg : nullptr);
-    pc.groups.push_back(packed);
+  if (static_cast<size_t>(kc) < kernels::kConvPackMaxKc) {
+    for (int64_t g = 0; g < p.groups; ++g) {
+      Tensor packed = Tensor::empty({static_cast<int64_t>(kernels::f32_conv_packed_w_size(ocg, kc))}, DType::Float32);
+      kernels::f32_conv_pack_w(ocg, kc, w.data<float>() + g * ocg * kc,
+                               b.defined() ? b.data<float>() + g * ocg : nullptr, packed.data<float>(),
+                               scale ? scale + g * ocg : nullptr);
+      pc.groups.push_back(packed);
+    }
+    return pc;
+  }
+  pc.weight = w;
+  if (scale) {
+    pc.scale = Tensor::empty({OC}, DType::Float32);
+    std::copy(scale, scale + OC, pc.scale.data<float>());
   }
   return pc;
 }

@@ -26,16 +26,23 @@ ConvParams conv_params(int64_t spatial, const std::vector<int64_t>& stride, cons
                        const std::string& padding_mode_str, const std::vector<int64_t>& dilation, int64_t groups,
                        bool transposed, const std::vector<int64_t>& output_padding, const Shape& weight_shape);
 
-// A float32 non-transposed weight packed per group with its bias for kernels::f32_conv2d_nchw (empty for
-// depthwise and other dtypes), or — for the 3×3 stride-1 convolutions kernels::f32_winograd_applies
-// takes — transformed with its bias for kernels::f32_conv3x3_winograd instead. The bias is part of the
-// packing: pass the same bias to conv_forward.
+// A float32 non-transposed weight made ready once for the float32 kernels (nothing for depthwise and other
+// dtypes), in one of three forms:
+// - `groups`: packed per group with its scale and bias for kernels::f32_conv2d_nchw (kPacked), when
+//   C/groups·KH·KW < kernels::kConvPackMaxKc (a small weight: the copy is cheap, the kernel faster);
+// - `weight` and `scale`: the weight itself (contiguous: the module's own tensor, no copy at load) and a
+//   folded BatchNorm's scale per output channel, for kernels::f32_conv2d_nchw's kTorch layout;
+// - `winograd`: for the 3×3 stride-1 convolutions kernels::f32_winograd_applies takes, the weight
+//   transformed with its scale and bias for kernels::f32_conv3x3_winograd.
+// Pass conv_forward the same bias as pack_conv_weight.
 struct PackedConv {
   std::vector<Tensor> groups;
+  Tensor weight;    // float32 contiguous, torch's layout; or undefined
+  Tensor scale;     // float32 [OC], or undefined (no BatchNorm folded)
   Tensor winograd;
 };
-// `scale` (OC floats, or null): each output channel's weights times scale[oc], in the packing pass (a
-// folded BatchNorm; the bias given is then the folded one).
+// `scale` (OC floats, or null): each output channel's result times scale[oc] (a folded BatchNorm; the bias
+// given is then the folded one).
 PackedConv pack_conv_weight(const Tensor& weight, const Tensor& bias, const ConvParams& p,
                             const float* scale = nullptr);
 

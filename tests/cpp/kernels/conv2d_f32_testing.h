@@ -2,6 +2,7 @@
 // (conv2d_f32_test.cpp: generic micro-kernel, scalar depthwise) and the wasm check
 // (conv2d_f32_wasm_check.cpp: SIMD128 micro-kernel and depthwise). Each check returns "" or a message.
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -17,12 +18,13 @@ struct ConvCase {
   int64_t C, OC, H, W, K, S, P, D;
   bool bias, residual;
   float lo, hi;
+  bool scale = false;  // a folded BatchNorm's factor per output channel (ConvEpilogue::scale)
 };
 
 inline std::string describe(const ConvCase& c) {
   return "C=" + std::to_string(c.C) + " OC=" + std::to_string(c.OC) + " H=" + std::to_string(c.H) +
          " W=" + std::to_string(c.W) + " K=" + std::to_string(c.K) + " S=" + std::to_string(c.S) +
-         " P=" + std::to_string(c.P) + " D=" + std::to_string(c.D) + (c.bias ? " bias" : "") +
+         " P=" + std::to_string(c.P) + " D=" + std::to_string(c.D) + (c.bias ? " bias" : "") + (c.scale ? " scale" : "") +
          (c.residual ? " residual" : "") + " clamp=[" + std::to_string(c.lo) + "," + std::to_string(c.hi) + "]";
 }
 
@@ -53,19 +55,31 @@ inline std::string check_conv(const ConvCase& c, GemmUkernelFn uk = nullptr) {
   std::vector<float> w = random_floats(static_cast<size_t>(c.OC) * kc, rng);
   std::vector<float> b = random_floats(static_cast<size_t>(c.OC), rng);
   std::vector<float> r = random_floats(static_cast<size_t>(c.OC) * pix, rng);
+  std::vector<float> s = random_floats(static_cast<size_t>(c.OC), rng);
   std::vector<float> want(static_cast<size_t>(c.OC) * pix), got(want.size(), std::nanf(""));
-  kernels::conv2d_reference<float>(g, c.OC, 1, x.data(), w.data(), c.bias ? b.data() : nullptr, want.data());
+  std::vector<float> ws = w;  // the reference convolves with the scale folded into the weight
+  if (c.scale)
+    for (size_t i = 0; i < ws.size(); ++i) ws[i] *= s[i / kc];
+  kernels::conv2d_reference<float>(g, c.OC, 1, x.data(), ws.data(), c.bias ? b.data() : nullptr, want.data());
   for (size_t i = 0; i < want.size(); ++i) want[i] = clamp_ref(want[i] + (c.residual ? r[i] : 0.0f), c.lo, c.hi);
+  // Both layouts of the weight: packed (scale and bias inside) and torch's (scale and bias per row after).
   std::vector<float> packed(kernels::f32_conv_packed_w_size(c.OC, kc));
-  kernels::f32_conv_pack_w(c.OC, kc, w.data(), c.bias ? b.data() : nullptr, packed.data());
-  kernels::ConvEpilogue e;
-  e.residual = c.residual ? r.data() : nullptr;
-  e.min = c.lo, e.max = c.hi;
-  kernels::f32_conv2d_nchw(g, c.OC, x.data(), packed.data(), got.data(), e, uk);
-  for (size_t i = 0; i < want.size(); ++i)
-    if (!(std::fabs(got[i] - want[i]) <= 1e-4f * (1.0f + std::fabs(want[i]))))
-      return describe(c) + ": out[" + std::to_string(i) + "] = " + std::to_string(got[i]) + ", want " +
-             std::to_string(want[i]);
+  kernels::f32_conv_pack_w(c.OC, kc, w.data(), c.bias ? b.data() : nullptr, packed.data(),
+                           c.scale ? s.data() : nullptr);
+  for (const auto layout : {kernels::ConvWeightLayout::kPacked, kernels::ConvWeightLayout::kTorch}) {
+    const bool torch = layout == kernels::ConvWeightLayout::kTorch;
+    kernels::ConvEpilogue e;
+    e.scale = torch && c.scale ? s.data() : nullptr;
+    e.bias = torch && c.bias ? b.data() : nullptr;
+    e.residual = c.residual ? r.data() : nullptr;
+    e.min = c.lo, e.max = c.hi;
+    std::fill(got.begin(), got.end(), std::nanf(""));
+    kernels::f32_conv2d_nchw(g, c.OC, x.data(), torch ? w.data() : packed.data(), layout, got.data(), e, uk);
+    for (size_t i = 0; i < want.size(); ++i)
+      if (!(std::fabs(got[i] - want[i]) <= 1e-4f * (1.0f + std::fabs(want[i]))))
+        return describe(c) + (torch ? " torch layout" : " packed") + ": out[" + std::to_string(i) + "] = " +
+               std::to_string(got[i]) + ", want " + std::to_string(want[i]);
+  }
   return "";
 }
 
@@ -81,13 +95,14 @@ inline std::vector<ConvCase> conv_sweep() {
               const int64_t D = (C + OC + K) % 3 == 0 ? 2 : 1;
               const bool bias = (OC + HW) % 2 == 0, residual = (C + S + P) % 2 == 0;
               const float lo = (OC % 3 == 0) ? 0.0f : -inf, hi = (HW % 4 == 1) ? 0.5f : inf;
-              out.push_back({C, OC, HW, HW + (K % 2), K, S, P, D, bias, residual, lo, hi});
+              const bool scale = (C + K + HW) % 2 == 1;
+              out.push_back({C, OC, HW, HW + (K % 2), K, S, P, D, bias, residual, lo, hi, scale});
             }
   // Many output channels: the kernel packs all panels and passes them over blocks of rows.
-  out.push_back({64, 120, 5, 6, 3, 1, 1, 1, true, true, 0.0f, inf});
+  out.push_back({64, 120, 5, 6, 3, 1, 1, 1, true, true, 0.0f, inf, true});
   out.push_back({64, 130, 7, 7, 3, 2, 1, 1, true, false, -inf, inf});
   // A long K (> kGemmKC, 3×3 over 128+ channels) and many output channels, with a partial last panel.
-  out.push_back({128, 70, 5, 6, 3, 1, 1, 1, true, true, 0.0f, inf});
+  out.push_back({128, 70, 5, 6, 3, 1, 1, 1, true, true, 0.0f, inf, true});
   out.push_back({160, 61, 7, 7, 3, 2, 1, 1, false, false, -inf, 0.5f});
   out.push_back({240, 66, 4, 4, 3, 1, 1, 1, true, true, -inf, inf});
   return out;

@@ -102,16 +102,20 @@ TEST(Parallel, ConvIsBitIdenticalForAnyThreadCount) {
     g.OH = g.OW = (c.H + 2 * (c.K / 2) - c.K) / c.S + 1;
     const size_t kc = static_cast<size_t>(c.C * c.K * c.K), pix = static_cast<size_t>(g.OH * g.OW);
     const auto x = random_floats(static_cast<size_t>(c.C * c.H * c.H), 4), w = random_floats(c.OC * kc, 5);
-    const auto bias = random_floats(c.OC, 6), res = random_floats(c.OC * pix, 7);
+    const auto bias = random_floats(c.OC, 6), res = random_floats(c.OC * pix, 7), scale = random_floats(c.OC, 8);
     std::vector<float> packed(kernels::f32_conv_packed_w_size(c.OC, kc));
-    kernels::f32_conv_pack_w(c.OC, kc, w.data(), bias.data(), packed.data());
-    auto run = [&](int threads) {
+    kernels::f32_conv_pack_w(c.OC, kc, w.data(), bias.data(), packed.data(), scale.data());
+    auto run = [&](int threads) {  // both weight layouts, one after the other in `out`
       Threads t(threads);
-      std::vector<float> out(c.OC * pix);
+      std::vector<float> out(2 * c.OC * pix);
       kernels::ConvEpilogue e;
       e.residual = res.data();
       e.min = 0.0f;
-      kernels::f32_conv2d_nchw(g, c.OC, x.data(), packed.data(), out.data(), e);
+      kernels::f32_conv2d_nchw(g, c.OC, x.data(), packed.data(), kernels::ConvWeightLayout::kPacked, out.data(), e);
+      e.scale = scale.data();
+      e.bias = bias.data();
+      kernels::f32_conv2d_nchw(g, c.OC, x.data(), w.data(), kernels::ConvWeightLayout::kTorch,
+                               out.data() + c.OC * pix, e);
       return out;
     };
     const auto one = run(1);
