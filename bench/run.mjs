@@ -270,8 +270,10 @@ function printReport(res) {
     errRows.push([name, fmtErr(e.ort?.vs_fxwasm), fmtErr(e.tfjs?.vs_fxwasm), fmtErr(e.fxwasm?.vs_torch),
       fmtErr(e.ort?.vs_torch), ortT ? fmtErr(e[ortT]?.vs_torch) : '—', fmtErr(e.tfjs?.vs_torch)]);
     const fx = e.fxwasm || {};
-    loadRows.push([name, fmtMB(fx.fileBytes), fmtMs(fx.readMs), fmtMs(fx.copy_median_ms), fmtMs(fx.load_ms),
-      fmtMs(fx.load_median_ms), fx.load_median_ms && fx.copy_median_ms ? (fx.load_median_ms / fx.copy_median_ms).toFixed(2) : '—',
+    loadRows.push([name, fmtMB(fx.fileBytes), fmtMs(fx.readMs), fmtMs(fx.copy_median_ms), fmtMs(fx.memcpy_median_ms),
+      fmtMs(fx.load_ms), fmtMs(fx.load_median_ms),
+      fx.load_median_ms && fx.copy_median_ms ? (fx.load_median_ms / fx.copy_median_ms).toFixed(2) : '—',
+      fx.load_median_ms && fx.memcpy_median_ms ? (fx.load_median_ms / fx.memcpy_median_ms).toFixed(2) : '—',
       fmtMs(fx.first_ms),
       fmtMs(e.ort?.load_ms), fmtMs(e.ort?.first_ms), fmtMs(e.tfjs?.load_ms), fmtMB(fx.memory?.peak_bytes),
       fmtMB(fx.memory?.arena_bytes), fmtMB(m.fxwasm_heap_bytes), fmtMB(m.rss_bytes)]);
@@ -292,7 +294,8 @@ function printReport(res) {
     ortT ? 'ort mt vs torch' : 'ort mt', 'tfjs vs torch'], errRows));
   out.push('');
   out.push('Load and memory (fxwasm unless named; ms; MB)');
-  out.push(table(['model', '.fxw MB', 'read file', 'copy bytes', 'fxwasm 1st load', 'fxwasm load', 'load/copy', 'fxwasm 1st run',
+  out.push(table(['model', '.fxw MB', 'read file', 'copy bytes', 'memcpy', 'fxwasm 1st load', 'fxwasm load', 'load/copy',
+    'load/memcpy', 'fxwasm 1st run',
     'ort create', 'ort 1st run', 'tfjs setup', 'run peak', 'arena', 'wasm heap', 'process RSS'], loadRows));
   out.push('');
   const g = res.gemm;
