@@ -260,7 +260,8 @@ void f32_conv2d_nchw(const ConvGeom& g, size_t OC, const float* x, const float* 
   const size_t mc = std::max<size_t>(MR, (size_t(256) * 1024 / sizeof(float) / std::max<size_t>(K, 1)) / MR * MR);
   // Panels [j0, j1) packed into `all` (K·NR floats each).
   auto pack_panels = [&](size_t j0, size_t j1, float* all) {
-    for (size_t j = j0; j < j1; ++j) pack_panel(g, x, j * NR, std::min(NR, pix - j * NR), all + (j - j0) * K * NR, packed);
+    for (size_t j = j0; j < j1; ++j)
+      pack_panel(g, x, j * NR, std::min(NR, pix - j * NR), all + (j - j0) * K * NR, packed);
   };
   // Rows [r0, r1) times the packed panels [j0, j1) of `all`, a block of mc rows at a time.
   auto over_packed = [&](size_t r0, size_t r1, size_t j0, size_t j1, const float* all) {

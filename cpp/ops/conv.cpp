@@ -73,7 +73,8 @@ void transpose_into(const T* src, int64_t rows, int64_t cols, T* dst) {  // dst[
 
 // float32: the implicit-GEMM NCHW kernel for dense and grouped convolutions (a PackedConv's packed groups,
 // or the weight as it is — a PackedConv's with its folded BatchNorm scale, or the one given), the SIMD
-// depthwise 3×3 for depthwise ones, Winograd for a weight packed in its form. Returns whether the epilogue (residual, clamp) was applied here.
+// depthwise 3×3 for depthwise ones, Winograd for a weight packed in its form. Returns whether the epilogue
+// (residual, clamp) was applied here.
 bool conv_images_f32(const Tensor& x, const Tensor& w, const float* bias, const ConvParams& p,
                      const PackedConv* packed, const ConvEpilogueSpec* epi, kernels::ConvGeom g, Tensor& out) {
   const int64_t N = x.shape()[0], C = x.shape()[1], OC = w.shape()[0];
