@@ -94,6 +94,9 @@ float* scratch(std::vector<float>& v, size_t n) {
 // micro-kernel: per-row terms there made its every call ~5% slower, V8's register allocation of the loop.)
 void finish_rows(size_t mr, size_t nc, const float* tile, const float* scale, const float* bias,
                  const float* res, float* c, size_t pix, const GemmUkernelParams& up) {
+#if defined(__wasm_simd128__)
+  const v128_t lo = wasm_f32x4_splat(up.min), hi = wasm_f32x4_splat(up.max);
+#endif
   for (size_t i = 0; i < mr; ++i) {
     const float s = scale ? scale[i] : 1.0f, b = bias ? bias[i] : 0.0f;
     const float* ti = tile + i * NR;
@@ -102,7 +105,6 @@ void finish_rows(size_t mr, size_t nc, const float* tile, const float* scale, co
 #if defined(__wasm_simd128__)
     if (nc == NR) {
       const v128_t vs = wasm_f32x4_splat(s), vb = wasm_f32x4_splat(b);
-      const v128_t lo = wasm_f32x4_splat(up.min), hi = wasm_f32x4_splat(up.max);
       for (size_t j = 0; j < NR; j += 4) {
         v128_t v = wasm_f32x4_add(wasm_f32x4_mul(wasm_v128_load(ti + j), vs), vb);
         if (ri) v = wasm_f32x4_add(v, wasm_v128_load(ri + j));

@@ -2,9 +2,9 @@
 // padded planes (tiles then read with no bounds checks); the tiles are cut into blocks, and for each block
 // a thread transforms the input (V[ξ], in the micro-kernel's panel layout), runs the 16 GEMMs
 // M[ξ] = U[ξ]·V[ξ] and transforms M back into the output with the epilogue. A small image has too few
-// blocks to share: its input is transformed once and the threads split the output channels. The transforms run four tiles
-// at a time in SIMD128 lanes where the four lie in one tile row, one at a time otherwise, with the same
-// operations in the same order: lanes and scalar give the same bits.
+// blocks to share: its input is transformed once and the threads split the output channels. The transforms
+// run four tiles at a time in SIMD128 lanes where the four lie in one tile row, one at a time otherwise,
+// with the same operations in the same order: lanes and scalar give the same bits.
 #include "kernels/winograd_f32.h"
 #include "kernels/parallel.h"
 
