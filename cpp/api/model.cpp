@@ -100,16 +100,12 @@ std::unique_ptr<Model> Model::load_block(std::shared_ptr<uint8_t> file, size_t s
   FX_CHECK(file != nullptr || size == 0, source + ": no data");
   try {
     auto model = std::make_unique<Model>(read_fxw_block(std::move(file), size), source);
-    // Load-time planning: the interpreter resolves every op now, so the first run pays nothing extra.
-    const std::vector<UnsupportedOp> unsupported = find_unsupported(*model->gm_);
-    if (!unsupported.empty()) {
-      if (!allow_unsupported) throw FxError(format_unsupported(unsupported));
-    } else {
-      try {
-        model->interpreter();
-      } catch (const FxError&) {
-        if (!allow_unsupported) throw;  // inspection only: run() reports it again
-      }
+    // Load-time planning: the interpreter resolves every op now, so the first run pays nothing extra. It
+    // refuses a graph with unsupported ops (one list of them all); inspection-only loads keep the model.
+    try {
+      model->interpreter();
+    } catch (const FxError&) {
+      if (!allow_unsupported) throw;  // inspection only: run() reports it again
     }
     return model;
   } catch (const FxError& e) {
