@@ -155,6 +155,92 @@ float* panel_scratch(size_t K) {
   return scratch.data();
 }
 
+// ---- Bt read in place (f32_gemm_bt_inplace) ----
+
+// Rows of A up to which C is dot products: a micro-kernel tile would compute NR columns on A's side for
+// fewer real ones.
+constexpr size_t kDotMaxM = 4;
+
+// The micro-kernel's epilogue for one value: + bias[n], + beta·C, clamp (NaN passes, as pmin/pmax).
+inline void finish_one(float v, size_t n, float* c, const GemmParams& p, bool clamp) {
+  if (p.bias) v += p.bias[n];
+  if (p.beta != 0.0f) v += p.beta * *c;
+  if (clamp) {
+    v = v < p.min ? p.min : v;
+    v = p.max < v ? p.max : v;
+  }
+  *c = v;
+}
+
+float dot(size_t K, const float* a, const float* b) {
+  size_t k = 0;
+  float sum = 0.0f;
+#if defined(__wasm_simd128__)
+  // Four sums of four lanes: the loads of the weight row stream (the loop is memory-bound for a large Bt).
+  v128_t s0 = wasm_f32x4_splat(0.0f), s1 = s0, s2 = s0, s3 = s0;
+  for (; k + 16 <= K; k += 16) {
+    s0 = wasm_f32x4_add(s0, wasm_f32x4_mul(wasm_v128_load(a + k), wasm_v128_load(b + k)));
+    s1 = wasm_f32x4_add(s1, wasm_f32x4_mul(wasm_v128_load(a + k + 4), wasm_v128_load(b + k + 4)));
+    s2 = wasm_f32x4_add(s2, wasm_f32x4_mul(wasm_v128_load(a + k + 8), wasm_v128_load(b + k + 8)));
+    s3 = wasm_f32x4_add(s3, wasm_f32x4_mul(wasm_v128_load(a + k + 12), wasm_v128_load(b + k + 12)));
+  }
+  for (; k + 4 <= K; k += 4) s0 = wasm_f32x4_add(s0, wasm_f32x4_mul(wasm_v128_load(a + k), wasm_v128_load(b + k)));
+  const v128_t s = wasm_f32x4_add(wasm_f32x4_add(s0, s1), wasm_f32x4_add(s2, s3));
+  sum = (wasm_f32x4_extract_lane(s, 0) + wasm_f32x4_extract_lane(s, 1)) +
+        (wasm_f32x4_extract_lane(s, 2) + wasm_f32x4_extract_lane(s, 3));
+#endif
+  for (; k < K; ++k) sum += a[k] * b[k];
+  return sum;
+}
+
+// C = epilogue(A·Btᵀ) for 1 <= M <= kDotMaxM rows of A: each row of Bt is read once, against every row of A
+// (threads take ranges of Bt's rows).
+void dot_rows(size_t M, size_t N, size_t K, const float* A, size_t lda, const float* Bt, size_t ldbt, float* C,
+              size_t ldc, const GemmParams& p) {
+  const bool clamp = !(std::isinf(p.min) && p.min < 0 && std::isinf(p.max) && p.max > 0);
+  auto rows = [&](size_t n0, size_t n1) {
+    for (size_t n = n0; n < n1; ++n)
+      for (size_t m = 0; m < M; ++m) finish_one(dot(K, A + m * lda, Bt + n * ldbt), n, C + m * ldc + n, p, clamp);
+  };
+  if (kernels::num_threads() <= 1 || !kernels::worth_parallel(double(M) * double(N) * double(K))) rows(0, N);
+  else kernels::parallel_for(N, rows);
+}
+
+// C [M, N] (row stride ldc) = epilogue(Ct [N, M] transposed), 4×4 blocks at a time in SIMD builds.
+void transpose_out(size_t M, size_t N, const float* ct, float* C, size_t ldc, const GemmParams& p, bool clamp) {
+  size_t n0 = 0;
+#if defined(__wasm_simd128__)
+  const v128_t vmin = wasm_f32x4_splat(p.min), vmax = wasm_f32x4_splat(p.max);
+  const v128_t beta = wasm_f32x4_splat(p.beta);
+  for (; n0 + 4 <= N; n0 += 4) {
+    const v128_t bias = p.bias ? wasm_v128_load(p.bias + n0) : wasm_f32x4_splat(0.0f);
+    size_t m = 0;
+    for (; m + 4 <= M; m += 4) {
+      const float* r = ct + n0 * M + m;
+      const v128_t r0 = wasm_v128_load(r), r1 = wasm_v128_load(r + M);
+      const v128_t r2 = wasm_v128_load(r + 2 * M), r3 = wasm_v128_load(r + 3 * M);
+      const v128_t t0 = wasm_i32x4_shuffle(r0, r1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(r0, r1, 2, 6, 3, 7);
+      const v128_t t2 = wasm_i32x4_shuffle(r2, r3, 0, 4, 1, 5), t3 = wasm_i32x4_shuffle(r2, r3, 2, 6, 3, 7);
+      const v128_t cols[4] = {wasm_i32x4_shuffle(t0, t2, 0, 1, 4, 5), wasm_i32x4_shuffle(t0, t2, 2, 3, 6, 7),
+                              wasm_i32x4_shuffle(t1, t3, 0, 1, 4, 5), wasm_i32x4_shuffle(t1, t3, 2, 3, 6, 7)};
+      for (size_t i = 0; i < 4; ++i) {
+        float* c = C + (m + i) * ldc + n0;
+        v128_t v = p.bias ? wasm_f32x4_add(cols[i], bias) : cols[i];
+        if (p.beta != 0.0f) v = wasm_f32x4_add(v, wasm_f32x4_mul(beta, wasm_v128_load(c)));
+        if (clamp) v = wasm_f32x4_pmin(wasm_f32x4_pmax(v, vmin), vmax);
+        wasm_v128_store(c, v);
+      }
+    }
+    for (; m < M; ++m)
+      for (size_t n = n0; n < n0 + 4; ++n) finish_one(ct[n * M + m], n, C + m * ldc + n, p, clamp);
+  }
+#endif
+  // Blocks of 8 columns of C keep the reads of Ct within a few cache lines per row of C.
+  for (size_t b0 = n0; b0 < N; b0 += 8)
+    for (size_t m = 0; m < M; ++m)
+      for (size_t n = b0; n < std::min(N, b0 + 8); ++n) finish_one(ct[n * M + m], n, C + m * ldc + n, p, clamp);
+}
+
 }  // namespace
 
 GemmUkernelFn f32_gemm_default_ukernel() {
@@ -215,6 +301,8 @@ void f32_gemm_bt(size_t M, size_t N, size_t K, const float* A, size_t lda, const
                  float* C, size_t ldc, const GemmParams& p) {
   check_gemm_strides(M, N, K, lda, ldc);
   FX_CHECK(N <= 1 || ldbt >= K, "f32_gemm_bt: ldbt (" + std::to_string(ldbt) + ") < K (" + std::to_string(K) + ")");
+  // A few rows: dot products read Bt once where it is, instead of packing all of it for a tile's few rows.
+  if (M >= 1 && M <= kDotMaxM && N > 0) return dot_rows(M, N, K, A, lda, Bt, ldbt, C, ldc, p);
   gemm_loops(f32_gemm_default_ukernel(), M, N, K, A, lda,
              [&](size_t j) {
                float* scratch = panel_scratch(K);  // this thread's
@@ -222,6 +310,24 @@ void f32_gemm_bt(size_t M, size_t N, size_t K, const float* A, size_t lda, const
                return static_cast<const float*>(scratch);
              },
              C, ldc, p);
+}
+
+void f32_gemm_bt_inplace(size_t M, size_t N, size_t K, const float* A, size_t lda, const float* Bt, size_t ldbt,
+                         float* C, size_t ldc, const GemmParams& p) {
+  check_gemm_strides(M, N, K, lda, ldc);
+  FX_CHECK(N <= 1 || ldbt >= K,
+           "f32_gemm_bt_inplace: ldbt (" + std::to_string(ldbt) + ") < K (" + std::to_string(K) + ")");
+  if (M == 0 || N == 0) return;
+  if (M <= kDotMaxM) return dot_rows(M, N, K, A, lda, Bt, ldbt, C, ldc, p);
+  const bool clamp = !(std::isinf(p.min) && p.min < 0 && std::isinf(p.max) && p.max > 0);
+  // Ct [N, M] = Bt · Aᵀ: Bt's rows are the micro-kernel's left operand, read in place; A [M, K] is Aᵀ given
+  // transposed, packed into panels like a weight. Per-thread buffers, kept between calls.
+  thread_local std::vector<float> packed_a, ct;
+  packed_a.resize(f32_gemm_packed_b_size(K, M));
+  ct.resize(N * M);
+  f32_gemm_pack_bt(K, M, A, lda, packed_a.data());
+  f32_gemm_prepacked_with(f32_gemm_default_ukernel(), N, M, K, Bt, ldbt, packed_a.data(), ct.data(), M, GemmParams{});
+  transpose_out(M, N, ct.data(), C, ldc, p, clamp);
 }
 
 }  // namespace fx

@@ -25,9 +25,17 @@ struct GemmParams {
 void f32_gemm(size_t M, size_t N, size_t K, const float* A, size_t lda, const float* B, size_t ldb,
               float* C, size_t ldc, const GemmParams& p = {});
 
-// B given transposed, [N, K]: element (k, n) at Bt[n * ldbt + k] (Linear's weight, torch's x @ w.T).
+// B given transposed, [N, K]: element (k, n) at Bt[n * ldbt + k] (Linear's weight, torch's x @ w.T). Up to
+// 4 rows of A take dot products with Bt's rows, unpacked.
 void f32_gemm_bt(size_t M, size_t N, size_t K, const float* A, size_t lda, const float* Bt, size_t ldbt,
                  float* C, size_t ldc, const GemmParams& p = {});
+
+// B given transposed and read where it lies, never packed or copied: a large weight used in place (Linear's
+// [N, K] weight in the file's memory). Up to 4 rows of A take f32_gemm_bt's dot products; more compute
+// Cᵀ = Bt·Aᵀ with Bt as the micro-kernel's left operand and A packed per call (M·K floats), then transpose
+// Cᵀ into C through the epilogue. Same results as the other entries up to rounding.
+void f32_gemm_bt_inplace(size_t M, size_t N, size_t K, const float* A, size_t lda, const float* Bt, size_t ldbt,
+                         float* C, size_t ldc, const GemmParams& p = {});
 
 // Prepacked B. The layout belongs to this build (panel width, padding): size it with
 // f32_gemm_packed_b_size, fill it with a pack function, never read or write it otherwise.

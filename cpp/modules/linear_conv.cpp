@@ -1,5 +1,6 @@
 // Linear, Bilinear, Conv1d/2d and ConvTranspose1d/2d leaf modules. Float32 Linear and Conv weights are
-// packed for the GEMM once, here at bind time; other dtypes fall back to the plain ops.
+// prepared for the GEMM once, here at bind time (small ones packed, large ones read where they are); other
+// dtypes fall back to the plain ops.
 #include <algorithm>
 #include <cmath>
 
@@ -23,7 +24,7 @@ BoundModule bind_linear(const ModuleBinding& b) {
   return [packed, w, bias](const OpCall& call) -> Object {
     const Tensor& x = call.args.at(0).tensor();
     if (x.dtype() != DType::Float32) return linear_tensor(x, w, bias.defined() ? &bias : nullptr);
-    return packed->run(x);
+    return packed->run(x, w);
   };
 }
 
@@ -97,7 +98,7 @@ BoundModule bind_linear_fused(const ModuleBinding& b, const FusedEpilogue& e) {
   OpRef clamp("torch.clamp");
   return [packed, w, bias, gp, clamp](const OpCall& call) -> Object {
     const Tensor& x = call.args.at(0).tensor();
-    if (x.dtype() == DType::Float32) return packed->run(x, gp);
+    if (x.dtype() == DType::Float32) return packed->run(x, w, gp);
     Tensor y = linear_tensor(x, w, bias.defined() ? &bias : nullptr);
     return clamp({y, Object(Value::floating(gp.min)), Object(Value::floating(gp.max))});
   };

@@ -213,7 +213,7 @@ Object fused_linear(const OpCall& call) {
   if (!a.is_none(3)) {
     const Object& r = a[3];
     if (!r.is_tensor() || !is_f32(r.tensor()) || r.tensor().shape() != out_shape)  // broadcasts: as the graph said
-      return finish(Object(packed->run(x)), a, 3, act);
+      return finish(Object(packed->run(x, w)), a, 3, act);
     out = r.tensor().clone();  // C of the GEMM, beta 1: the residual is added in the epilogue
     gp.beta = 1.0f;
   } else {
@@ -223,8 +223,7 @@ Object fused_linear(const OpCall& call) {
   gp.bias = packed->bias.defined() ? packed->bias.data<float>() : nullptr;
   const Tensor xc = x.contiguous();
   const int64_t rows = xc.numel() / K;
-  f32_gemm_prepacked(static_cast<size_t>(rows), static_cast<size_t>(N), static_cast<size_t>(K), xc.data<float>(),
-                     static_cast<size_t>(K), packed->packed.data<float>(), out.data<float>(), static_cast<size_t>(N), gp);
+  packed->gemm(rows, xc.data<float>(), w, out.data<float>(), gp);
   if (!act.kind.empty() && !act.clamp()) activate_in_place(out, act);
   return Object(out);
 }

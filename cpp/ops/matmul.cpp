@@ -223,8 +223,12 @@ PackedLinear PackedLinear::pack(const Tensor& weight, const Tensor* bias) {
   p.N = weight.shape()[0];
   p.K = weight.shape()[1];
   Tensor w = to_dtype(weight, DType::Float32).contiguous();
-  p.packed = Tensor::empty({static_cast<int64_t>(f32_gemm_packed_b_size(p.K, p.N))}, DType::Float32);
-  f32_gemm_pack_bt(p.K, p.N, w.data<float>(), p.K, p.packed.data<float>());
+  if (p.K >= kLinearPackMaxK) {
+    if (w.storage() != weight.storage()) p.converted = w;  // else read where it is
+  } else {
+    p.packed = Tensor::empty({static_cast<int64_t>(f32_gemm_packed_b_size(p.K, p.N))}, DType::Float32);
+    f32_gemm_pack_bt(p.K, p.N, w.data<float>(), p.K, p.packed.data<float>());
+  }
   if (bias && bias->defined()) {
     FX_CHECK(bias->numel() == p.N, "Linear bias must have " + std::to_string(p.N) + " values");
     p.bias = to_dtype(*bias, DType::Float32).contiguous();
@@ -232,7 +236,18 @@ PackedLinear PackedLinear::pack(const Tensor& weight, const Tensor* bias) {
   return p;
 }
 
-Tensor PackedLinear::run(const Tensor& x0, const GemmParams& epilogue) const {
+void PackedLinear::gemm(int64_t rows, const float* x, const Tensor& weight, float* out,
+                        const GemmParams& epilogue) const {
+  const size_t m = static_cast<size_t>(rows), n = static_cast<size_t>(N), k = static_cast<size_t>(K);
+  if (packed.defined()) return f32_gemm_prepacked(m, n, k, x, k, packed.data<float>(), out, n, epilogue);
+  const Tensor& w = converted.defined() ? converted : weight;
+  FX_CHECK(w.dtype() == DType::Float32 && w.is_contiguous() && w.dim() == 2 && w.shape()[0] == N &&
+               w.shape()[1] == K,
+           "PackedLinear: the weight given to run is not the one it was prepared from");
+  f32_gemm_bt_inplace(m, n, k, x, k, w.data<float>(), k, out, n, epilogue);
+}
+
+Tensor PackedLinear::run(const Tensor& x0, const Tensor& weight, const GemmParams& epilogue) const {
   if (x0.dim() == 0 || x0.shape().back() != K)
     throw FxError("mat1 and mat2 shapes cannot be multiplied (input " + shape_to_string(x0.shape()) +
                   ", weight " + std::to_string(N) + "x" + std::to_string(K) + ")");
@@ -246,7 +261,7 @@ Tensor PackedLinear::run(const Tensor& x0, const GemmParams& epilogue) const {
   GemmParams p = epilogue;
   p.bias = bias.defined() ? bias.data<float>() : nullptr;
   p.beta = 0.0f;
-  f32_gemm_prepacked(rows, N, K, x.data<float>(), K, packed.data<float>(), out.data<float>(), N, p);
+  gemm(rows, x.data<float>(), weight, out.data<float>(), p);
   return out;
 }
 

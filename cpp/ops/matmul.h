@@ -21,14 +21,21 @@ Tensor matmul_tensor(const Tensor& a, const Tensor& b, const char* bool_op = "ad
 // x [..., K] @ weight[N, K].T + bias: F.linear.
 Tensor linear_tensor(const Tensor& x, const Tensor& weight, const Tensor* bias);
 
-// A float32 weight [N, K] (Linear's layout) packed for f32_gemm_prepacked.
+// A float32 weight [N, K] (Linear's layout) prepared once for the GEMM. Below kLinearPackMaxK columns it
+// is packed for f32_gemm_prepacked; from there on it is read where it is (f32_gemm_bt_inplace), so a
+// model's large weights are not copied at load (the packed copy doubled a transformer's memory). The
+// weight itself is not held here (a cache of these must not keep weights alive): callers pass it again.
+constexpr int64_t kLinearPackMaxK = 512;
 struct PackedLinear {
   int64_t N = 0, K = 0;
-  Tensor packed;  // float32, f32_gemm_packed_b_size(K, N) values
-  Tensor bias;    // float32 [N] or undefined
+  Tensor packed;     // float32, f32_gemm_packed_b_size(K, N) values; undefined when read in place
+  Tensor converted;  // read in place, and the given weight was not float32-contiguous: its float32 copy
+  Tensor bias;       // float32 [N] or undefined
   static PackedLinear pack(const Tensor& weight, const Tensor* bias);
-  // x [..., K] float32 → [..., N]; clamp bounds fuse an activation.
-  Tensor run(const Tensor& x, const GemmParams& epilogue = {}) const;
+  // out [rows, N] (contiguous) = epilogue(x [rows, K] · weightᵀ); `weight` is the tensor given to pack().
+  void gemm(int64_t rows, const float* x, const Tensor& weight, float* out, const GemmParams& epilogue) const;
+  // x [..., K] float32 → [..., N] with the bias; clamp bounds fuse an activation.
+  Tensor run(const Tensor& x, const Tensor& weight, const GemmParams& epilogue = {}) const;
 };
 
 }  // namespace fx

@@ -45,6 +45,8 @@ TEST(GemmF32, EmptyProblemsWriteNothing) {
   f32_gemm(0, 2, 3, &a, 3, &b, 2, C.data(), 2, {});
   f32_gemm(2, 0, 3, &a, 3, &b, 0, C.data(), 2, {});
   f32_gemm_bt(0, 2, 3, &a, 3, &b, 3, C.data(), 2, {});
+  f32_gemm_bt_inplace(0, 2, 3, &a, 3, &b, 3, C.data(), 2, {});
+  f32_gemm_bt_inplace(6, 0, 3, &a, 3, &b, 3, C.data(), 0, {});
   for (float c : C) EXPECT_EQ(c, 7.0f);
 }
 
@@ -54,8 +56,13 @@ TEST(GemmF32, ZeroKGivesBiasAndBeta) {
   GemmParams p;
   p.bias = bias;
   p.beta = 2.0f;
+  std::vector<float> C2 = C, C3(18, 1.0f);
   f32_gemm(2, 3, 0, nullptr, 0, nullptr, 3, C.data(), 3, p);
   EXPECT_EQ(C, (std::vector<float>{12, 24, 36, 18, 30, 42}));
+  f32_gemm_bt_inplace(2, 3, 0, nullptr, 0, nullptr, 0, C2.data(), 3, p);  // dot products
+  EXPECT_EQ(C2, C);
+  f32_gemm_bt_inplace(6, 3, 0, nullptr, 0, nullptr, 0, C3.data(), 3, p);  // the transposed product
+  for (size_t i = 0; i < C3.size(); ++i) EXPECT_EQ(C3[i], bias[i % 3] + 2.0f) << i;
 }
 
 TEST(GemmF32, NanPassesThroughFusedRelu) {
@@ -70,6 +77,18 @@ TEST(GemmF32, NanPassesThroughFusedRelu) {
   EXPECT_TRUE(std::isnan(C[1]));  // NaN · 0 is NaN: the NaN row stays NaN, the relu does not hide it
   EXPECT_EQ(C[2], 0.0f);
   EXPECT_EQ(C[3], 0.0f);
+  // B in place: 2 rows (dot products) and the same 2 rows among 6 (the transposed product).
+  std::vector<float> A6 = A, C6(12);
+  A6.resize(12, 0.5f);
+  f32_gemm_bt_inplace(2, 2, 2, A.data(), 2, B.data(), 2, C.data(), 2, relu);
+  f32_gemm_bt_inplace(6, 2, 2, A6.data(), 2, B.data(), 2, C6.data(), 2, relu);
+  for (const float* c : {C.data(), C6.data()}) {
+    EXPECT_TRUE(std::isnan(c[0]));
+    EXPECT_TRUE(std::isnan(c[1]));
+    EXPECT_EQ(c[2], 0.0f);
+    EXPECT_EQ(c[3], 0.0f);
+  }
+  EXPECT_EQ(C6[4], 0.5f);
 }
 
 TEST(GemmF32, PackedSizeCoversPaddedPanels) {

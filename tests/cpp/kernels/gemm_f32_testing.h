@@ -15,8 +15,9 @@
 namespace fx::gemm_testing {
 
 // How the case reaches the kernel.
-enum class Entry { kGemm, kGemmBt, kPrepacked, kPrepackedBt };
-constexpr Entry kAllEntries[] = {Entry::kGemm, Entry::kGemmBt, Entry::kPrepacked, Entry::kPrepackedBt};
+enum class Entry { kGemm, kGemmBt, kPrepacked, kPrepackedBt, kBtInPlace };
+constexpr Entry kAllEntries[] = {Entry::kGemm, Entry::kGemmBt, Entry::kPrepacked, Entry::kPrepackedBt,
+                                 Entry::kBtInPlace};
 
 inline const char* entry_name(Entry e) {
   switch (e) {
@@ -24,6 +25,7 @@ inline const char* entry_name(Entry e) {
     case Entry::kGemmBt: return "f32_gemm_bt";
     case Entry::kPrepacked: return "pack_b+prepacked";
     case Entry::kPrepackedBt: return "pack_bt+prepacked";
+    case Entry::kBtInPlace: return "f32_gemm_bt_inplace";
   }
   return "?";
 }
@@ -64,7 +66,7 @@ class Lcg {
 inline std::string check_case(const GemmCase& t, Entry entry, GemmUkernelFn ukernel = nullptr) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const float sentinel = 12345.0f;
-  const bool bt = entry == Entry::kGemmBt || entry == Entry::kPrepackedBt;
+  const bool bt = entry == Entry::kGemmBt || entry == Entry::kPrepackedBt || entry == Entry::kBtInPlace;
   const size_t lda = t.K + t.a_pad;
   const size_t ldb = (bt ? t.K : t.N) + t.b_pad;
   const size_t ldc = t.N + t.c_pad;
@@ -93,6 +95,9 @@ inline std::string check_case(const GemmCase& t, Entry entry, GemmUkernelFn uker
   switch (entry) {
     case Entry::kGemm: f32_gemm(t.M, t.N, t.K, A.data(), lda, B.data(), ldb, C.data(), ldc, p); break;
     case Entry::kGemmBt: f32_gemm_bt(t.M, t.N, t.K, A.data(), lda, B.data(), ldb, C.data(), ldc, p); break;
+    case Entry::kBtInPlace:
+      f32_gemm_bt_inplace(t.M, t.N, t.K, A.data(), lda, B.data(), ldb, C.data(), ldc, p);
+      break;
     case Entry::kPrepacked:
     case Entry::kPrepackedBt: {
       // Garbage first: packing must write every element it later reads.

@@ -61,9 +61,11 @@ TEST(Parallel, ThreadCountIsClamped) {
 }
 
 TEST(Parallel, GemmIsBitIdenticalForAnyThreadCount) {
-  // Wide (panels split), narrow-and-tall (row tiles split), prepacked, transposed, with tails.
+  // Wide (panels split), narrow-and-tall (row tiles split), prepacked, transposed, with tails; a
+  // batch-1 and a 3-row product (the in-place entry's dot products).
   struct Case { size_t M, N, K; };
-  for (const Case c : {Case{64, 1024, 784}, Case{257, 12, 100}, Case{5, 333, 64}, Case{130, 70, 129}}) {
+  for (const Case c : {Case{64, 1024, 784}, Case{257, 12, 100}, Case{5, 333, 64}, Case{130, 70, 129},
+                       Case{1, 1000, 1280}, Case{3, 4096, 600}}) {
     const auto A = random_floats(c.M * c.K, 1), B = random_floats(c.K * c.N, 2), bias = random_floats(c.N, 3);
     const auto Bt = random_floats(c.N * c.K, 8);
     GemmParams p;
@@ -73,12 +75,14 @@ TEST(Parallel, GemmIsBitIdenticalForAnyThreadCount) {
     f32_gemm_pack_b(c.K, c.N, B.data(), c.N, packed.data());
     auto run = [&](int threads) {
       Threads t(threads);
-      std::vector<float> c1(c.M * c.N), c2(c.M * c.N), c3(c.M * c.N);
+      std::vector<float> c1(c.M * c.N), c2(c.M * c.N), c3(c.M * c.N), c4(c.M * c.N);
       f32_gemm(c.M, c.N, c.K, A.data(), c.K, B.data(), c.N, c1.data(), c.N, p);
       f32_gemm_bt(c.M, c.N, c.K, A.data(), c.K, Bt.data(), c.K, c2.data(), c.N);
       f32_gemm_prepacked(c.M, c.N, c.K, A.data(), c.K, packed.data(), c3.data(), c.N, p);
+      f32_gemm_bt_inplace(c.M, c.N, c.K, A.data(), c.K, Bt.data(), c.K, c4.data(), c.N, p);
       c1.insert(c1.end(), c2.begin(), c2.end());
       c1.insert(c1.end(), c3.begin(), c3.end());
+      c1.insert(c1.end(), c4.begin(), c4.end());
       return c1;
     };
     const auto one = run(1);
