@@ -8,16 +8,10 @@
 
 #include "kernels/conv.h"
 #include "ops/conv.h"
+#include "random_tensor.h"
 
 namespace fx {
 namespace {
-
-Tensor random_tensor(const Shape& shape, std::mt19937& rng) {
-  Tensor t = Tensor::empty(shape, DType::Float32);
-  std::uniform_real_distribution<float> d(-1.f, 1.f);
-  for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = d(rng);
-  return t;
-}
 
 TEST(ConvSweep, EveryPathMatchesTheDirectReference) {
   std::mt19937 rng(7);

@@ -11,16 +11,10 @@
 
 #include "ops/call_op.h"
 #include "ops/matmul.h"
+#include "random_tensor.h"
 
 namespace fx {
 namespace {
-
-Tensor random_tensor(const Shape& shape, std::mt19937& rng) {
-  Tensor t = Tensor::empty(shape, DType::Float32);
-  std::uniform_real_distribution<float> d(-1.f, 1.f);
-  for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = d(rng);
-  return t;
-}
 
 // y[r, n] = clamp(Σ_k x[r, k]·w[n, k] + b[n] + residual[r, n]) in double; w given as [N, K] values.
 std::vector<double> reference(const Tensor& x, const std::vector<float>& w, int64_t N, const Tensor* b,
