@@ -33,7 +33,9 @@ void f32_gemm_bt(size_t M, size_t N, size_t K, const float* A, size_t lda, const
 // B given transposed and read where it lies, never packed or copied: a large weight used in place (Linear's
 // [N, K] weight in the file's memory). Up to 4 rows of A take f32_gemm_bt's dot products; more compute
 // Cᵀ = Bt·Aᵀ with Bt as the micro-kernel's left operand and A packed per call (M·K floats), then transpose
-// Cᵀ into C through the epilogue. Same results as the other entries up to rounding.
+// Cᵀ into C through the epilogue — unless that pads A's rows more than f32_gemm_bt's row tiles would
+// (17 rows: to 24, not 20), where f32_gemm_bt runs (packing Bt per call, not keeping it). Same results as
+// the other entries up to rounding.
 void f32_gemm_bt_inplace(size_t M, size_t N, size_t K, const float* A, size_t lda, const float* Bt, size_t ldbt,
                          float* C, size_t ldc, const GemmParams& p = {});
 
