@@ -75,6 +75,9 @@ void pack_panel_nk(size_t K, size_t nc, const float* bt, size_t ldbt, float* dst
   }
 }
 
+// Whether p asks for a clamp (bounds other than ±inf).
+bool clamps(const GemmParams& p) { return !(std::isinf(p.min) && p.min < 0 && std::isinf(p.max) && p.max > 0); }
+
 void check_gemm_strides(size_t M, size_t N, size_t K, size_t lda, size_t ldc) {
   FX_CHECK(M <= 1 || lda >= K, "f32_gemm: lda (" + std::to_string(lda) + ") < K (" + std::to_string(K) + ")");
   FX_CHECK(M <= 1 || ldc >= N, "f32_gemm: ldc (" + std::to_string(ldc) + ") < N (" + std::to_string(N) + ")");
@@ -128,7 +131,7 @@ template <class PanelFn>
 void gemm_loops(GemmUkernelFn ukernel, size_t M, size_t N, size_t K, const float* A, size_t lda,
                 PanelFn panel, float* C, size_t ldc, const GemmParams& p) {
   if (M == 0 || N == 0) return;
-  const bool clamp = !(std::isinf(p.min) && p.min < 0 && std::isinf(p.max) && p.max > 0);
+  const bool clamp = clamps(p);
   const size_t panels = panel_count(N);
   // Rows [r0, r1) times panels [j0, j1). Every C element is computed the same way whatever the split.
   auto run = [&](size_t r0, size_t r1, size_t j0, size_t j1) {
@@ -197,7 +200,7 @@ float dot(size_t K, const float* a, const float* b) {
 // (threads take ranges of Bt's rows).
 void dot_rows(size_t M, size_t N, size_t K, const float* A, size_t lda, const float* Bt, size_t ldbt, float* C,
               size_t ldc, const GemmParams& p) {
-  const bool clamp = !(std::isinf(p.min) && p.min < 0 && std::isinf(p.max) && p.max > 0);
+  const bool clamp = clamps(p);
   auto rows = [&](size_t n0, size_t n1) {
     for (size_t n = n0; n < n1; ++n)
       for (size_t m = 0; m < M; ++m) finish_one(dot(K, A + m * lda, Bt + n * ldbt), n, C + m * ldc + n, p, clamp);
@@ -326,7 +329,7 @@ void f32_gemm_bt_inplace(size_t M, size_t N, size_t K, const float* A, size_t ld
   if (M == 0 || N == 0) return;
   if (M <= kDotMaxM) return dot_rows(M, N, K, A, lda, Bt, ldbt, C, ldc, p);
   if (!transposed_pays(M)) return f32_gemm_bt(M, N, K, A, lda, Bt, ldbt, C, ldc, p);
-  const bool clamp = !(std::isinf(p.min) && p.min < 0 && std::isinf(p.max) && p.max > 0);
+  const bool clamp = clamps(p);
   // Ct [N, M] = Bt · Aᵀ: Bt's rows are the micro-kernel's left operand, read in place; A [M, K] is Aᵀ given
   // transposed, packed into panels like a weight. Per-thread buffers, kept between calls.
   thread_local std::vector<float> packed_a, ct;
