@@ -46,6 +46,18 @@ void pack_panel_kn(size_t K, size_t nc, const float* b, size_t ldb, float* dst) 
   }
 }
 
+#if defined(__wasm_simd128__)
+// cols[i] = column i of the 4×4 block whose rows are r[0..3], r[ld..], r[2·ld..], r[3·ld..].
+inline void transpose4(const float* r, size_t ld, v128_t cols[4]) {
+  const v128_t r0 = wasm_v128_load(r), r1 = wasm_v128_load(r + ld);
+  const v128_t r2 = wasm_v128_load(r + 2 * ld), r3 = wasm_v128_load(r + 3 * ld);
+  const v128_t t0 = wasm_i32x4_shuffle(r0, r1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(r0, r1, 2, 6, 3, 7);
+  const v128_t t2 = wasm_i32x4_shuffle(r2, r3, 0, 4, 1, 5), t3 = wasm_i32x4_shuffle(r2, r3, 2, 6, 3, 7);
+  cols[0] = wasm_i32x4_shuffle(t0, t2, 0, 1, 4, 5), cols[1] = wasm_i32x4_shuffle(t0, t2, 2, 3, 6, 7);
+  cols[2] = wasm_i32x4_shuffle(t1, t3, 0, 1, 4, 5), cols[3] = wasm_i32x4_shuffle(t1, t3, 2, 3, 6, 7);
+}
+#endif
+
 // One panel from Bt [N, K]; bt points at row j·NR.
 void pack_panel_nk(size_t K, size_t nc, const float* bt, size_t ldbt, float* dst) {
 #if defined(__wasm_simd128__)
@@ -55,16 +67,10 @@ void pack_panel_nk(size_t K, size_t nc, const float* bt, size_t ldbt, float* dst
   if (nc == NR) {
     for (; K >= 4; K -= 4, bt += 4, dst += 4 * NR) {
       for (size_t half = 0; half < 2; ++half) {
-        const float* r = bt + half * 4 * ldbt;
-        const v128_t r0 = wasm_v128_load(r), r1 = wasm_v128_load(r + ldbt);
-        const v128_t r2 = wasm_v128_load(r + 2 * ldbt), r3 = wasm_v128_load(r + 3 * ldbt);
-        const v128_t t0 = wasm_i32x4_shuffle(r0, r1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(r0, r1, 2, 6, 3, 7);
-        const v128_t t2 = wasm_i32x4_shuffle(r2, r3, 0, 4, 1, 5), t3 = wasm_i32x4_shuffle(r2, r3, 2, 6, 3, 7);
+        v128_t cols[4];
+        transpose4(bt + half * 4 * ldbt, ldbt, cols);
         float* d = dst + half * 4;
-        wasm_v128_store(d, wasm_i32x4_shuffle(t0, t2, 0, 1, 4, 5));
-        wasm_v128_store(d + NR, wasm_i32x4_shuffle(t0, t2, 2, 3, 6, 7));
-        wasm_v128_store(d + 2 * NR, wasm_i32x4_shuffle(t1, t3, 0, 1, 4, 5));
-        wasm_v128_store(d + 3 * NR, wasm_i32x4_shuffle(t1, t3, 2, 3, 6, 7));
+        for (size_t i = 0; i < 4; ++i) wasm_v128_store(d + i * NR, cols[i]);
       }
     }
   }
@@ -225,13 +231,8 @@ void transpose_out(size_t M, size_t N, const float* ct, float* C, size_t ldc, co
     const v128_t bias = p.bias ? wasm_v128_load(p.bias + n0) : wasm_f32x4_splat(0.0f);
     size_t m = 0;
     for (; m + 4 <= M; m += 4) {
-      const float* r = ct + n0 * M + m;
-      const v128_t r0 = wasm_v128_load(r), r1 = wasm_v128_load(r + M);
-      const v128_t r2 = wasm_v128_load(r + 2 * M), r3 = wasm_v128_load(r + 3 * M);
-      const v128_t t0 = wasm_i32x4_shuffle(r0, r1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(r0, r1, 2, 6, 3, 7);
-      const v128_t t2 = wasm_i32x4_shuffle(r2, r3, 0, 4, 1, 5), t3 = wasm_i32x4_shuffle(r2, r3, 2, 6, 3, 7);
-      const v128_t cols[4] = {wasm_i32x4_shuffle(t0, t2, 0, 1, 4, 5), wasm_i32x4_shuffle(t0, t2, 2, 3, 6, 7),
-                              wasm_i32x4_shuffle(t1, t3, 0, 1, 4, 5), wasm_i32x4_shuffle(t1, t3, 2, 3, 6, 7)};
+      v128_t cols[4];
+      transpose4(ct + n0 * M + m, M, cols);
       for (size_t i = 0; i < 4; ++i) {
         float* c = C + (m + i) * ldc + n0;
         v128_t v = p.bias ? wasm_f32x4_add(cols[i], bias) : cols[i];
