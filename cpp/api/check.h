@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "module/object.h"
+#include "program/object.h"
 
 namespace fx {
 

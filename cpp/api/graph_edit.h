@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "api/model.h"
-#include "module/object.h"
+#include "program/object.h"
 
 namespace fx {
 

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "api/check.h"
-#include "module/graph_module.h"
-#include "module/object.h"
+#include "program/graph_module.h"
+#include "program/object.h"
 #include "runtime/interpreter.h"
 
 namespace fx {

@@ -13,7 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "module/object.h"
+#include "program/object.h"
 
 namespace fx {
 

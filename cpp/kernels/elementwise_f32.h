@@ -1,7 +1,7 @@
 // float32 fast paths for the commonest elementwise ops over packed arrays: the cases an activation-sized
 // model spends its element-wise time in (same-shape operands, or one operand a single value). Compiled
 // with the kernels' -O3, where these loops vectorise (wasm SIMD128, or the native vector unit). The
-// results equal the generic path's (ops/elementwise.h): the same float32 arithmetic element by element.
+// results equal the generic path's (ops/math/elementwise.h): the same float32 arithmetic element by element.
 // Large arrays are split in fixed blocks over the kernel threads (kernels/parallel.h).
 #pragma once
 #include <cstdint>

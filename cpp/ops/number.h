@@ -3,7 +3,7 @@
 #pragma once
 #include <cstdint>
 
-#include "module/object.h"
+#include "program/object.h"
 #include "tensor/promote.h"
 
 namespace fx {

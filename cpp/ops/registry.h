@@ -1,7 +1,7 @@
 // The op registry: every op the runtime can run, under every name FX can spell it with. An entry has a
 // canonical name ("torch.abs"), call_function aliases ("aten.abs.default", "torch.Tensor.abs",
 // "operator.abs"), call_method names ("abs") and one function that runs it. Ops register themselves
-// from their own files (ops/unary_math.cpp, ...) through a static OpRegistrar, as ONNX Runtime's kernel
+// from their own files (ops/math/unary_math.cpp, ...) through a static OpRegistrar, as ONNX Runtime's kernel
 // files end with their registration; the fxcore OBJECT library keeps those statics in every link.
 #pragma once
 #include <deque>
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "ir/node.h"
-#include "module/object.h"
+#include "program/object.h"
 
 namespace fx {
 

@@ -3,7 +3,7 @@
 #pragma once
 #include <string>
 
-#include "module/graph_module.h"
+#include "program/graph_module.h"
 
 namespace fx {
 

@@ -1,5 +1,5 @@
 // Epilogue fusion: a convolution or matrix product followed by a residual add and/or an activation
-// becomes one node whose target is a fused op (ops/fused.cpp), so the add and the activation run in the
+// becomes one node whose target is a fused op (ops/nn/fused.cpp), so the add and the activation run in the
 // producing kernel's epilogue instead of as passes over memory of their own:
 //
 //     conv1 = self.conv1(x); add = conv1 + identity; relu = torch.relu(add)

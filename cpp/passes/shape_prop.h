@@ -9,7 +9,7 @@
 #include <optional>
 #include <vector>
 
-#include "module/object.h"
+#include "program/object.h"
 #include "passes/pass.h"
 
 namespace fx {

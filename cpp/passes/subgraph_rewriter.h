@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "ir/graph.h"
-#include "module/graph_module.h"
+#include "program/graph_module.h"
 
 namespace fx {
 

@@ -5,8 +5,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "modules/fused.h"
-#include "modules/registry.h"
+#include "nn/fused.h"
+#include "nn/registry.h"
 #include "passes/fuse.h"
 #include "runtime/shape_static.h"
 #include "support/error.h"

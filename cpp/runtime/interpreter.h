@@ -10,8 +10,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "module/graph_module.h"
-#include "module/object.h"
+#include "program/graph_module.h"
+#include "program/object.h"
 #include "ops/registry.h"
 #include "runtime/profile.h"
 #include "tensor/buffer_pool.h"

@@ -14,8 +14,8 @@
 #pragma once
 #include <vector>
 
-#include "module/graph_module.h"
-#include "module/object.h"
+#include "program/graph_module.h"
+#include "program/object.h"
 
 namespace fx {
 

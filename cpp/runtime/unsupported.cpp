@@ -2,7 +2,7 @@
 // `fxwasm info`) instead of failing at the first one mid-run.
 #include <map>
 
-#include "modules/registry.h"
+#include "nn/registry.h"
 #include "runtime/interpreter.h"
 
 namespace fx {

@@ -2,7 +2,7 @@
 // code wraps around it, kept in GraphModule::pytree() so `code` prints torch's _PyTreeCodeGen text and a
 // written file keeps the field.
 #pragma once
-#include "module/graph_module.h"
+#include "program/graph_module.h"
 #include "serialize/value_json.h"
 
 namespace fx {

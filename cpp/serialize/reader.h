@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "module/graph_module.h"
+#include "program/graph_module.h"
 
 namespace fx {
 

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ir/value.h"
-#include "module/object.h"
+#include "program/object.h"
 
 namespace fx {
 

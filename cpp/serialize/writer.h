@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "module/graph_module.h"
+#include "program/graph_module.h"
 #include "serialize/value_json.h"
 
 namespace fx {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "kernels/conv.h"
-#include "ops/conv.h"
+#include "ops/nn/conv.h"
 #include "random_tensor.h"
 
 namespace fx {

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "module/object.h"
+#include "program/object.h"
 #include "ops/tensor_util.h"
-#include "ops/view_util.h"
+#include "ops/array/view_util.h"
 #include "support/error.h"
 
 namespace fx {

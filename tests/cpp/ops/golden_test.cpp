@@ -15,7 +15,7 @@
 #include "ops/tensor_util.h"
 #include "support/error.h"
 #include "tensor/broadcast.h"
-#include "ops/view_util.h"
+#include "ops/array/view_util.h"
 #include "golden_decode.h"
 
 namespace fx {

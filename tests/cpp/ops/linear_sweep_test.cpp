@@ -1,4 +1,4 @@
-// Prepared float32 Linear weights (ops/matmul.h PackedLinear): packed below kLinearPackMaxK columns, read
+// Prepared float32 Linear weights (ops/math/matmul.h PackedLinear): packed below kLinearPackMaxK columns, read
 // in place from there on; both against a double-precision reference over row counts on either side of
 // the in-place entry's dot-product limit, with and without bias and a fused clamp, and through
 // fxwasm.fused_linear with a residual.
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "ops/call_op.h"
-#include "ops/matmul.h"
+#include "ops/math/matmul.h"
 #include "random_tensor.h"
 
 namespace fx {

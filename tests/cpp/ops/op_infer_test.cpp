@@ -15,7 +15,7 @@
 #include <set>
 
 #include "golden_decode.h"
-#include "modules/registry.h"
+#include "nn/registry.h"
 #include "ops/registry.h"
 #include "passes/shape_prop.h"
 #include "runtime/interpreter.h"

@@ -1,4 +1,4 @@
-// Epilogue fusion (passes/fuse.h, ops/fused.cpp): on the corpus models and on hand-built graphs the fused
+// Epilogue fusion (passes/fuse.h, ops/nn/fused.cpp): on the corpus models and on hand-built graphs the fused
 // graph has fewer calls, computes what the original did (rtol 1e-4), and survives save + load, table and
 // code; the runtime's own load-time fusion uses the same matcher.
 #include "passes/fuse.h"

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "module/graph_module.h"
-#include "module/object.h"
+#include "program/graph_module.h"
+#include "program/object.h"
 #include "serialize/reader.h"
 
 namespace fx::testing {

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "modules/registry.h"
+#include "nn/registry.h"
 #include "runtime/interpreter.h"
 #include "support/error.h"
 

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "module/graph_module.h"
+#include "program/graph_module.h"
 #include "serialize/reader.h"
 #include "serialize/value_json.h"
 #include "support/error.h"

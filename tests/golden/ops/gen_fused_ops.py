@@ -1,4 +1,4 @@
-"""Generates tests/golden/ops/fused_ops.json: calls of fxwasm's fused ops (ops/fused.cpp, written by the
+"""Generates tests/golden/ops/fused_ops.json: calls of fxwasm's fused ops (ops/nn/fused.cpp, written by the
 fusion pass passes/fuse.h) with the results torch gives for what each stands for:
     fxwasm.fused_conv2d(x, w, b, stride, padding, dilation, groups, residual, activation, ...)
         = activation(F.conv2d(x, w, b, stride, padding, dilation, groups) + residual)

@@ -1,4 +1,4 @@
-"""Generates tests/golden/ops/rnn_cells.json: one recurrent step as aten runs it (ops/rnn_cell.cpp) —
+"""Generates tests/golden/ops/rnn_cells.json: one recurrent step as aten runs it (ops/nn/rnn_cell.cpp) —
 aten.rnn_tanh_cell / rnn_relu_cell / gru_cell / lstm_cell and their torch.* spellings — with and without
 biases, float64 and float16, an empty batch, non-contiguous inputs, keyword biases and torch's errors.
 Run with the reference Python:  npm run -s python -- tests/golden/ops/gen_rnn_cells.py

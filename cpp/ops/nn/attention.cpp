@@ -1,0 +1,136 @@
+// F.scaled_dot_product_attention (boolean or additive masks, is_causal, scale, grouped-query heads) and
+// aten's CPU flash-attention form that also returns the log-sum-exp. Built on matmul_tensor + softmax.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "kernels/norm.h"
+#include "ops/math/matmul.h"
+#include "ops/nn/nn_util.h"
+#include "ops/registry.h"
+#include "ops/schema.h"
+#include "ops/tensor_util.h"
+#include "support/error.h"
+#include "tensor/broadcast.h"
+
+namespace fx {
+namespace {
+
+Tensor transpose_last(const Tensor& t) {
+  std::vector<int64_t> perm;
+  for (int64_t d = 0; d < t.dim(); ++d) perm.push_back(d);
+  std::swap(perm[t.dim() - 1], perm[t.dim() - 2]);
+  return permute_view(t, perm);
+}
+
+// k/v heads repeated to match q's (enable_gqa): [.., Hk, S, E] → [.., Hq, S, E].
+Tensor repeat_heads(const Tensor& t, int64_t hq) {
+  const int64_t hk = t.shape()[t.dim() - 3];
+  if (hk == hq) return t;
+  if (hq % hk) throw FxError("number of heads in key/value must divide the number of heads in query");
+  Tensor c = t.contiguous();
+  Shape s = c.shape();
+  s[s.size() - 3] = hq;
+  Tensor out = Tensor::empty(s, c.dtype());
+  if (meta_mode()) return out;  // shape inference: no kernel (tensor/meta.h)
+  const int64_t block = s[s.size() - 2] * s[s.size() - 1] * static_cast<int64_t>(dtype_size(c.dtype()));
+  const int64_t outer = c.numel() / std::max<int64_t>(1, hk * block / static_cast<int64_t>(dtype_size(c.dtype())));
+  const auto* src = static_cast<const uint8_t*>(c.raw_data());
+  auto* dst = static_cast<uint8_t*>(out.raw_data());
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t h = 0; h < hq; ++h)
+      std::memcpy(dst + (o * hq + h) * block, src + (o * hk + h / (hq / hk)) * block, static_cast<size_t>(block));
+  return out;
+}
+
+// Returns (out, logsumexp of the scores along S).
+std::pair<Tensor, Tensor> sdpa(const Tensor& q0, const Tensor& k0, const Tensor& v0, const Tensor& mask,
+                               bool causal, std::optional<double> scale, bool gqa) {
+  if (q0.dim() < 2 || k0.dim() < 2 || v0.dim() < 2)
+    throw FxError("scaled_dot_product_attention: query, key and value must be at least 2-D");
+  const DType original = q0.dtype();
+  Tensor q = float_contiguous(q0, "scaled_dot_product_attention");
+  Tensor k = to_dtype(k0, q.dtype()), v = to_dtype(v0, q.dtype());
+  if (gqa && q.dim() >= 3) {
+    k = repeat_heads(k, q.shape()[q.dim() - 3]);
+    v = repeat_heads(v, q.shape()[q.dim() - 3]);
+  }
+  const int64_t L = q.shape()[q.dim() - 2], E = q.shape().back(), S = k.shape()[k.dim() - 2];
+  const double sc = scale ? *scale : 1.0 / std::sqrt(static_cast<double>(E));
+  Tensor scores = matmul_tensor(q, transpose_last(k)).contiguous();  // [..., L, S]
+  Tensor m;
+  if (mask.defined()) m = expand_to(mask, scores.shape()).contiguous();
+  if (mask.defined() && m.dtype() != DType::Bool) m = to_dtype(m, q.dtype()).contiguous();
+  const int64_t rows = scores.numel() / std::max<int64_t>(1, S);
+  Tensor out_p = Tensor::empty(scores.shape(), q.dtype());
+  Shape lse_shape(scores.shape().begin(), scores.shape().end() - 1);
+  Tensor lse = Tensor::empty(lse_shape, q.dtype());
+  dispatch_float(q.dtype(), "scaled_dot_product_attention", [&](auto tag) {
+    using T = decltype(tag);
+    T* s = scores.data<T>();
+    const T ninf = -std::numeric_limits<T>::infinity();
+    for (int64_t r = 0; r < rows; ++r) {
+      const int64_t i = r % L;
+      for (int64_t j = 0; j < S; ++j) {
+        T& x = s[r * S + j];
+        x = static_cast<T>(x * sc);
+        if (causal && j > i) x = ninf;
+        if (m.defined()) {
+          if (m.dtype() == DType::Bool) {
+            if (!m.data<bool>()[r * S + j]) x = ninf;
+          } else {
+            x += m.data<T>()[r * S + j];
+          }
+        }
+      }
+      double mx = -INFINITY, sum = 0;
+      for (int64_t j = 0; j < S; ++j) mx = std::max<double>(mx, s[r * S + j]);
+      for (int64_t j = 0; j < S; ++j) sum += std::exp(s[r * S + j] - mx);
+      lse.data<T>()[r] = static_cast<T>(mx + std::log(sum));
+    }
+    kernels::softmax_axis<T>(s, out_p.data<T>(), rows, S, 1, false);
+  });
+  Tensor out = matmul_tensor(out_p, v);
+  return {restore_dtype(out, original), lse};
+}
+
+Tensor opt_tensor(const Args& a, size_t i) { return a.is_none(i) ? Tensor() : a.tensor(i); }
+
+Object sdpa_op(const OpCall& call) {
+  static const Schema schema("scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, "
+                             "is_causal=False, scale=None, enable_gqa=False)");
+  Args a = schema.parse(call);
+  if (a.number(4).as_double() != 0.0)
+    throw FxError("scaled_dot_product_attention: dropout_p must be 0 at inference");
+  if (a.boolean(5) && !a.is_none(3))
+    throw FxError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True");
+  return sdpa(a.tensor(0), a.tensor(1), a.tensor(2), opt_tensor(a, 3), a.boolean(5), opt_double(a, 6),
+              a.boolean(7)).first;
+}
+
+Object flash_cpu_op(const OpCall& call) {
+  static const Schema schema("_scaled_dot_product_flash_attention_for_cpu(query, key, value, dropout_p=0.0, "
+                             "is_causal=False, *, attn_mask=None, scale=None)");
+  Args a = schema.parse(call);
+  auto r = sdpa(a.tensor(0), a.tensor(1), a.tensor(2), opt_tensor(a, 5), a.boolean(4), opt_double(a, 6), false);
+  // torch allocates this output like the query (empty_like keeps its dim order); the graphs make_fx
+  // records then `view` the permuted result, which only works with those strides.
+  const Tensor& q = a.tensor(0);
+  std::vector<int64_t> order(static_cast<size_t>(q.dim()));
+  for (int64_t d = 0; d < q.dim(); ++d) order[d] = d;
+  std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) { return q.strides()[x] > q.strides()[y]; });
+  std::vector<int64_t> inverse(order.size());
+  for (size_t i = 0; i < order.size(); ++i) inverse[order[i]] = static_cast<int64_t>(i);
+  r.first = permute_view(permute_view(r.first, order).contiguous(), inverse);
+  return Object::tuple({r.first, r.second});
+}
+
+const OpRegistrar reg_sdpa{OpDef{"torch.nn.functional.scaled_dot_product_attention",
+                                 {"torch._C._nn.scaled_dot_product_attention",
+                                  "aten.scaled_dot_product_attention.default"},
+                                 {}, sdpa_op}};
+const OpRegistrar reg_flash{OpDef{"aten._scaled_dot_product_flash_attention_for_cpu.default", {}, {}, flash_cpu_op}};
+
+}  // namespace
+}  // namespace fx
