@@ -7,6 +7,10 @@ source "$(dirname "$0")/env.sh"  # NODE_PATH for Emscripten's JS optimizer (acor
 cd "$FXWASM_ROOT"
 
 build_dir="${FXWASM_WASM_BUILD_DIR:-build/wasm}"
+# One build at a time in a build folder (the package test, a developer's build and the set-up may overlap).
+mkdir -p "$build_dir"
+exec 9>"$build_dir/.build-lock"
+flock 9
 if [[ ! -f "$build_dir/CMakeCache.txt" ]]; then
   emcmake cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release >/dev/null
 fi

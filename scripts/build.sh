@@ -7,6 +7,9 @@ cd "$FXWASM_ROOT"
 jobs="$(nproc)"
 
 if [[ "${FXWASM_SKIP_NATIVE:-0}" != 1 ]]; then
+  mkdir -p build/native
+  exec 8>build/native/.build-lock  # one build at a time in the folder
+  flock 8
   [[ -f build/native/build.ninja ]] || cmake -S . -B build/native -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build build/native -j"$jobs"
 fi

@@ -3,9 +3,7 @@
 #   npm run -s python -- FILE.py ARGS...
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
-if [[ ! -x "$FXWASM_PYTHON" ]]; then
-  log "the reference torch is not installed yet: running the set-up first"
-  bash "$FXWASM_ROOT/scripts/setup.sh" >&2
-fi
+# Installs the pinned reference torch when it is missing or its pins changed (quick otherwise).
+bash "$FXWASM_ROOT/scripts/setup.sh" python >&2
 export PYTHONPATH="$FXWASM_ROOT/python${PYTHONPATH:+:$PYTHONPATH}"
 exec "$FXWASM_PYTHON" "$@"

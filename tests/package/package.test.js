@@ -1,7 +1,7 @@
 // The npm package as outsiders get it: `npm pack`, then `npm install fxwasm-x.y.z.tgz` into fresh
 // temporary projects (offline-safe: the only dependency, commander, comes from the npm cache), then used
 // from Node ESM, through its bin, from TypeScript, and bundled by Vite into a page run in headless Chromium.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -27,13 +27,16 @@ function sh(cmd, args, cwd, extraEnv = {}) {
   return r.stdout;
 }
 
-/** A fresh project folder with the tarball installed. */
+/** A fresh project folder with the tarball installed; npm's warnings are kept in `<dir>/npm-install.log`. */
 function freshProject(name, extra = {}) {
   const dir = path.join(tmp, name);
   fs.mkdirSync(dir);
   fs.writeFileSync(path.join(dir, 'package.json'),
     JSON.stringify({ name: `consumer-${name}`, private: true, type: 'module', ...extra }, null, 2));
-  sh('npm', ['install', tarball, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], dir);
+  const r = spawnSync('npm', ['install', tarball, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=warn'],
+    { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (r.status !== 0) throw new Error(`npm install ${tarball} (in ${dir}) exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
+  fs.writeFileSync(path.join(dir, 'npm-install.log'), r.stderr);
   return dir;
 }
 
@@ -94,6 +97,59 @@ test('installed into a fresh project, imported as ESM: loads and runs the seed e
   expect(sh(bin, ['table', toy], dir)).toBe(report.seedTable);
   expect(sh(bin, ['check', toy], dir)).toMatch(/check: pass/);
   expect(sh(bin, ['--version'], dir).trim()).toBe(pkg.version);
+});
+
+test('installs without engine warnings on the Node the package declares', () => {
+  const declared = pkg.engines.node;
+  const major = Number(process.versions.node.split('.')[0]);
+  expect(declared).toBe('>=20');
+  expect(major).toBeGreaterThanOrEqual(20);
+  const log = fs.readFileSync(path.join(freshProject('engines'), 'npm-install.log'), 'utf8');
+  expect(log).not.toMatch(/EBADENGINE/);
+  // and every runtime dependency (installed with it) accepts that range too
+  const lock = JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8'));
+  const acceptsNode20 = (range) => {  // the forms npm packages use here: ">=N", ">=N.M.P"
+    const m = /^>=\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(range.trim());
+    return m !== null && (Number(m[1]) < 20 || (Number(m[1]) === 20 && !Number(m[2] ?? 0) && !Number(m[3] ?? 0)));
+  };
+  const narrower = Object.entries(lock.packages)
+    .filter(([name, p]) => name && !p.dev && p.engines?.node && !acceptsNode20(p.engines.node))
+    .map(([name, p]) => `${name} ${p.engines.node}`);
+  expect(narrower).toEqual([]);
+});
+
+test('`fxwasm serve` from the installed package serves the playground, its wasm, layout library and examples', async () => {
+  const dir = freshProject('serve');
+  const bin = path.join(dir, 'node_modules', '.bin', 'fxwasm');
+  const child = spawn(bin, ['serve', '--port', '0'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    const url = await new Promise((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (d) => {
+        out += d;
+        const m = /fxwasm playground: (http:\/\/\S+)/.exec(out);
+        if (m) resolve(m[1]);
+      });
+      child.once('exit', (code) => reject(new Error(`fxwasm serve exited ${code}`)));
+    });
+    const get = async (p) => {
+      const res = await fetch(new URL(p, url));
+      return { status: res.status, body: Buffer.from(await res.arrayBuffer()) };
+    };
+    const page = await get('/');
+    expect(page.status).toBe(200);
+    expect(page.body.toString()).toContain('data-testid="tabular"');
+    const examples = JSON.parse((await get('/examples.json')).body.toString());
+    expect(examples.map((e) => e.name)).toEqual(expect.arrayContaining(['toy_example', 'digits_cnn', 'decoder_block']));
+    const example = await get(examples.find((e) => e.name === 'digits_cnn').path);
+    expect(example.body.length).toBe(examples.find((e) => e.name === 'digits_cnn').bytes);
+    const wasm = await get('/web/dist/fxwasm.wasm');
+    expect(wasm.body.subarray(0, 4)).toEqual(Buffer.from([0, 0x61, 0x73, 0x6d]));
+    expect((await get('/vendor/dagre.js')).status).toBe(200);
+    expect((await get('/web/src/index.js')).status).toBe(200);
+  } finally {
+    child.kill();
+  }
 });
 
 test('a TypeScript consumer type-checks against the installed package', () => {

@@ -1,11 +1,21 @@
 #!/usr/bin/env node
-// fxwasm command line (CONTRACT.md): table, code, info, run, check, bench.
+// fxwasm command line (CONTRACT.md): table, code, info, run, check, bench, serve.
 // Any failure prints `fxwasm: error: …` lines on stderr and exits 2 — never a stack trace or wasm text
 // (set FXWASM_DEBUG=1 to see the stack of an unexpected error).
 import fs from 'node:fs';
 import { Command, InvalidArgumentError, CommanderError } from 'commander';
 import { FxError } from '../src/index.js';
 import * as commands from './lib/commands.js';
+import { threadsValueError } from '../src/threads.js';
+import { terminalText } from './lib/terminal.js';
+
+// Output piped into a reader that stops early (`fxwasm table big.fxw | head`): stop quietly, as other Unix
+// tools do, instead of an unhandled EPIPE stack trace.
+process.stdout.on('error', (err) => {
+  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  process.stderr.write(`fxwasm: error: cannot write the output: ${err.message}\n`);
+  process.exit(2);
+});
 
 const { version } = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 const EXIT_CODES = `
@@ -27,6 +37,14 @@ function number(name, { integer = false, min = 0 } = {}) {
 }
 
 const collect = (value, previous) => previous.concat([value]);
+
+// --threads takes what load()'s `threads` takes: a positive integer or 'auto'.
+function threadsOption(text) {
+  const v = text === 'auto' ? 'auto' : /^\s*\d+\s*$/.test(text) ? Number(text) : NaN;
+  const bad = threadsValueError(v);
+  if (bad) throw new InvalidArgumentError(`--threads must be a positive integer or 'auto', got ${JSON.stringify(text)}`);
+  return v;
+}
 
 function program() {
   const p = new Command('fxwasm')
@@ -58,16 +76,37 @@ function program() {
     .description('run the stored reference inputs and compare with the stored outputs (exit 0 ok, 1 mismatch, 3 no reference)')
     .option('--rtol <R>', 'relative tolerance', number('--rtol'), 1e-4)
     .option('--atol <A>', 'absolute tolerance', number('--atol'), 1e-5)
+    .option('--equal-nan', 'count NaN against NaN as equal (torch.allclose equal_nan=True)')
     .option('--json', 'print JSON')
     .action(async (file, opts) => { process.exitCode = await commands.checkCommand(file, opts); });
   io(p.command('bench').argument('<file>', '.fxw file').description('time run after warm-up: min/median/max ms'))
     .option('--runs <N>', 'timed runs', number('--runs', { integer: true, min: 1 }), 10)
     .option('--warmup <N>', 'untimed runs first', number('--warmup', { integer: true }), 3)
-    .option('--threads <N>', 'kernel threads (the pthreads build; 1 where it cannot run)', number('--threads', { integer: true, min: 1 }), 1)
+    .option('--threads <N>', "kernel threads, or 'auto' (the pthreads build; 1 where it cannot run)", threadsOption, 1)
     .option('--json', 'print JSON')
     .action(async (file, opts) => { process.exitCode = await commands.benchCommand(file, opts); });
+  p.command('serve').description('serve the playground (its page, the wasm build, the bundled examples) until stopped')
+    .option('--port <P>', 'port to listen on (0 picks a free one)', number('--port', { integer: true }), 8080)
+    .option('--host <H>', 'address to listen on', '127.0.0.1')
+    .action(async (opts) => { process.exitCode = await serve(opts); });
   for (const cmd of p.commands) cmd.exitOverride().configureOutput({ outputError: () => {} });
   return p;
+}
+
+// The playground's own server, from wherever the package is installed (exit 2 with a message when the port
+// cannot be had; otherwise it serves until the process is stopped).
+async function serve({ port, host }) {
+  if (port > 65535) throw new InvalidArgumentError('--port must be an integer from 0 to 65535');
+  const { startServer } = await import('../playground/server.js');
+  try {
+    const { url } = await startServer({ port, host });
+    process.stdout.write(`fxwasm playground: ${url}\n`);
+    return 0;
+  } catch (err) {
+    const why = err.code === 'EADDRINUSE' ? `port ${port} is in use (pass --port 0 for a free one)` : err.message;
+    process.stderr.write(`fxwasm: error: cannot serve on ${host}:${port}: ${why}\n`);
+    return 2;
+  }
 }
 
 function fail(error) {
@@ -76,9 +115,10 @@ function fail(error) {
   else if (error instanceof CommanderError) message = error.message.replace(/^error: /, '');
   else if (error instanceof FxError) message = error.message;
   else message = `internal error: ${error && error.message ? error.message : String(error)}`;
-  for (const line of message.split('\n')) process.stderr.write(`fxwasm: error: ${line}\n`);
+  // Messages quote the file (names, targets): escaped as the rest of the output is (lib/terminal.js).
+  for (const line of message.split('\n')) process.stderr.write(`fxwasm: error: ${terminalText(line)}\n`);
   if (error instanceof FxError && error.node && !message.includes(`'${error.node}'`)) {
-    process.stderr.write(`fxwasm: error: at node '${error.node}'\n`);
+    process.stderr.write(`fxwasm: error: at node '${terminalText(error.node)}'\n`);
   }
   if (process.env.FXWASM_DEBUG && error && error.stack) process.stderr.write(`${error.stack}\n`);
   process.exitCode = 2;
