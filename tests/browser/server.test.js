@@ -120,6 +120,20 @@ describe('playground server', () => {
     expect((await rawGet('/server.js')).status).toBe(404);
   });
 
+  test('does not serve its own source under any spelling of the path', async () => {
+    const source = fs.readFileSync(path.join(repoRoot, 'web', 'playground', 'server.js'), 'utf8');
+    for (const p of [
+      '/server.js', '/server.js/', '//server.js', '/./server.js', '/lib/../server.js', '/%73erver.js',
+      '/server%2ejs', '/server.js%2f', '/%2fserver.js', '/lib%2f..%2fserver.js', '/server.js//', '/SERVER.JS',
+      '/server.js?x=1', '/server.js#x', '/server.js%00',
+    ]) {
+      const res = await rawGet(p);
+      expect([400, 403, 404]).toContain(res.status);
+      expect(res.body.toString()).not.toContain(source.slice(0, 200));
+    }
+    expect((await rawGet('/app.js')).status).toBe(200);  // the page's own scripts still are
+  });
+
   test('answers 404 for missing files and 405 for other methods', async () => {
     expect((await rawGet('/nope.js')).status).toBe(404);
     expect((await rawGet('/', 'POST')).status).toBe(405);

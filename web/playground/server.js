@@ -105,11 +105,12 @@ function route(roots, urlPath) {
 }
 
 // Resolves rel inside root; null when the result would leave root (`..`, absolute paths, NUL,
-// backslashes, or a symlink pointing outside).
+// backslashes, or a symlink pointing outside), or when rel has an empty segment (`a//b`, a trailing `/`):
+// path.resolve would drop it, so `/server.js/` would name the file `/server.js` is refused as.
 async function safeResolve(root, rel) {
   if (rel.includes('\0') || rel.includes('\\')) return null;
   const segments = rel.split('/');
-  if (segments.some((s) => s === '..' || s === '.')) return null;
+  if (segments.some((s) => s === '..' || s === '.' || s === '')) return null;
   const full = path.resolve(root, rel);
   if (full !== root && !full.startsWith(root + path.sep)) return null;
   try {
@@ -119,6 +120,15 @@ async function safeResolve(root, rel) {
   } catch {
     return full; // does not exist: the caller answers 404
   }
+}
+
+const SERVER_SOURCE = fileURLToPath(import.meta.url);
+let serverSourceReal = null;
+
+async function isServerSource(file) {
+  serverSourceReal ??= await fsp.realpath(SERVER_SOURCE).catch(() => SERVER_SOURCE);
+  const real = await fsp.realpath(file).catch(() => path.resolve(file));
+  return real === serverSourceReal;
 }
 
 async function findModels(root) {
@@ -184,7 +194,9 @@ async function handle(roots, req, res) {
   }
   let urlPath;
   try {
-    urlPath = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
+    // Prefixed, not resolved against a base: `//server.js` would parse as a host name, not a path.
+    const raw = req.url.startsWith('/') ? `http://localhost${req.url}` : req.url;
+    urlPath = decodeURIComponent(new URL(raw, 'http://localhost').pathname);
   } catch {
     return send(res, 400, 'bad request\n', undefined, head);
   }
@@ -202,6 +214,9 @@ async function handle(roots, req, res) {
     file = await safeResolve(...target);
   }
   if (!file) return send(res, 403, 'forbidden\n', undefined, head);
+  // Whatever spelling reached it (`/server.js/`, `//server.js`, `%2e`, encoded slashes), the server's own
+  // source is not part of the page.
+  if (await isServerSource(file)) return send(res, 404, 'not found\n', undefined, head);
   let stat;
   try {
     stat = await fsp.stat(file);
