@@ -83,15 +83,40 @@ async function readResponse(rt, response, name, onProgress) {
   return intoHeap(rt, total, (sink) => pump(response.body, sink, total, onProgress));
 }
 
+// The most bytes a file can have: the wasm heap's whole address space (-sMAXIMUM_MEMORY=4GB).
+const MAX_FILE_BYTES = 2 ** 32;
+
+/** Why `stat` is no regular file to read, or null when it is one. */
+export function notAFile(stat) {
+  if (stat.isFile()) return null;
+  if (stat.isDirectory()) return 'is a directory';
+  if (stat.isFIFO()) return 'is a FIFO (named pipe), not a file';
+  if (stat.isSocket()) return 'is a socket, not a file';
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'is a device, not a file';
+  return 'is not a regular file';
+}
+
+// A local file: only a regular file is read (a device such as /dev/zero never ends, a FIFO blocks until a
+// writer comes), and only as many bytes as its size said when it was opened: one that grows or shrinks
+// while read (a log being written, a /proc file whose size reads as 0) is an error, not an endless read.
 async function readPath(rt, path, onProgress) {
   const fs = await import('node:fs/promises');
+  const { constants } = await import('node:fs');
   const cannot = (e) => {
     const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'is a directory' : e.message;
     return new FxError(`${path}: cannot read: ${why}`, { cause: e });
   };
+  const refuse = (why) => new FxError(`${path}: cannot read: ${why}`);
+  try {
+    const why = notAFile(await fs.stat(path));
+    if (why) throw refuse(why);  // before open(): opening a FIFO would wait for a writer
+  } catch (e) {
+    throw e instanceof FxError ? e : cannot(e);
+  }
   let file;
   try {
-    file = await fs.open(path, 'r');
+    // O_NONBLOCK: should the path have become a FIFO since the stat, open() still returns at once.
+    file = await fs.open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (e) {
     throw cannot(e);
   }
@@ -99,24 +124,36 @@ async function readPath(rt, path, onProgress) {
     let size;
     try {
       const stat = await file.stat();
-      if (stat.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+      const why = notAFile(stat);
+      if (why) throw refuse(why);
       size = stat.size;
     } catch (e) {
-      throw cannot(e);
+      throw e instanceof FxError ? e : cannot(e);
     }
-    const scratch = new Uint8Array(Math.min(FILE_CHUNK, Math.max(1, size)));
+    if (size > MAX_FILE_BYTES) throw refuse(`${size} bytes is more than the 4 GiB the WebAssembly heap can hold`);
+    // One byte more than the size: reading it means the file grew.
+    const scratch = new Uint8Array(Math.min(FILE_CHUNK, size + 1));
     return await intoHeap(rt, size, async (sink) => {
       for (;;) {
         let bytesRead;
         try {
-          ({ bytesRead } = await file.read(scratch, 0, scratch.byteLength, null));
+          const want = Math.min(scratch.byteLength, size + 1 - sink.length);
+          ({ bytesRead } = await file.read(scratch, 0, want, null));
         } catch (e) {
           throw cannot(e);
         }
         if (bytesRead === 0) break;
+        if (sink.length + bytesRead > size) throw refuse(`the file grew while it was read (its size was ${size} bytes)`);
         sink.write(scratch.subarray(0, bytesRead));
-        onProgress?.({ loaded: sink.length, total: Math.max(size, sink.length) });
+        onProgress?.({ loaded: sink.length, total: size });
+        if (sink.length === size) {
+          // At the size: one more read must find the end.
+          ({ bytesRead } = await file.read(scratch, 0, 1, null).catch((e) => { throw cannot(e); }));
+          if (bytesRead !== 0) throw refuse(`the file grew while it was read (its size was ${size} bytes)`);
+          break;
+        }
       }
+      if (sink.length !== size) throw refuse(`the file shrank while it was read (${sink.length} of ${size} bytes)`);
       if (sink.length === 0) onProgress?.({ loaded: 0, total: 0 });
     });
   } finally {

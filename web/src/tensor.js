@@ -24,8 +24,13 @@ function checkShape(shape) {
   if (!Array.isArray(shape) || !shape.every((d) => Number.isSafeInteger(d) && d >= 0)) {
     throw new FxError(`tensor shape must be an array of non-negative integers, got ${JSON.stringify(shape)}`);
   }
-  return shape.reduce((a, b) => a * b, 1);
+  const numel = shape.reduce((a, b) => a * b, 1);
+  if (!Number.isSafeInteger(numel)) throw new FxError(`tensor of shape [${shape.join(', ')}] is too large`);
+  return numel;
 }
+
+// The most bytes one tensor can have: the wasm heap's whole address space (-sMAXIMUM_MEMORY=4GB).
+const MAX_TENSOR_BYTES = 2 ** 32;
 
 export class Tensor {
   /**
@@ -125,7 +130,15 @@ export function randomTensor(shape, dtype = 'float32', random = Math.random) {
   const Ctor = DTYPE_ARRAYS[dtype];
   if (!Ctor) throw new FxError(`unknown dtype '${dtype}'`);
   const n = checkShape(shape);
-  const data = new Ctor(n);
+  const nbytes = n * Ctor.BYTES_PER_ELEMENT;
+  const what = `a ${dtype} tensor of shape [${shape.join(', ')}] (${nbytes} bytes)`;
+  if (nbytes > MAX_TENSOR_BYTES) throw new FxError(`${what} is too large: the WebAssembly heap holds at most 4 GiB`);
+  let data;
+  try {
+    data = new Ctor(n);
+  } catch (e) {
+    throw new FxError(`out of memory: ${what} cannot be allocated in JavaScript`, { cause: e });
+  }
   for (let i = 0; i < n; i++) {
     if (dtype === 'float32' || dtype === 'float64') data[i] = random() * 2 - 1;
     else if (dtype === 'bool') data[i] = random() < 0.5 ? 1 : 0;

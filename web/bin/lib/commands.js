@@ -6,9 +6,16 @@ import { load, FxError, Tensor, writeNpy, writeNpz } from '../../src/index.js';
 import { table, formatNumber, shapeText, preview, leaves, bytesText, jsonLeaf, jsonArg } from './format.js';
 import { gatherInputs } from './inputs.js';
 import { progress } from './progress.js';
+import { terminalText, terminalJson } from './terminal.js';
 import { getRuntime } from '../../src/runtime.js';
 
-const out = (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+// Text for the terminal, with any control character from the file shown as an escape (terminal.js).
+const out = (text) => {
+  const t = terminalText(text);
+  process.stdout.write(t.endsWith('\n') ? t : `${t}\n`);
+};
+// JSON for the terminal: parses to the same value, with no raw control character in it.
+const outJson = (value, space) => process.stdout.write(`${terminalJson(value, space)}\n`);
 
 // Loads FILE, runs fn, frees the model; errors after loading are prefixed with the file (load errors
 // already name it), so every message says where. `inspect`: the views (table, code, info) show a file
@@ -38,20 +45,20 @@ export function tableCommand(file, opts = {}) {
     if (opts.json) {
       const nodes = gm.graph.nodes.map((n) => ({ opcode: n.op, name: n.name, target: n.target,
         args: jsonArg(n.args), kwargs: jsonArg(n.kwargs) }));
-      out(JSON.stringify({ nodes, text: gm.printTabular() }));
+      outJson({ nodes, text: gm.printTabular() });
       return 0;
     }
     // print_tabular's text already ends with print()'s newline.
-    process.stdout.write(gm.printTabular());
+    process.stdout.write(terminalText(gm.printTabular()));
     return 0;
   }, { inspect: true });
 }
 
 export function codeCommand(file, opts = {}) {
   return withModel(file, (gm) => {
-    if (opts.json) { out(JSON.stringify({ code: gm.code })); return 0; }
+    if (opts.json) { outJson({ code: gm.code }); return 0; }
     // As Python's print(gm.code): the code, then one newline.
-    process.stdout.write(`${gm.code}\n`);
+    process.stdout.write(`${terminalText(gm.code)}\n`);
     return 0;
   }, { inspect: true });
 }
@@ -71,7 +78,7 @@ function outputDesc(o) {
 export function infoCommand(file, opts) {
   return withModel(file, (gm) => {
     const info = gm.info();
-    if (opts.json) { out(JSON.stringify(info, null, 2)); return 0; }
+    if (opts.json) { outJson(info, 2); return 0; }
     const counts = Object.entries(info.ops).map(([op, n]) => `${op} ${n}`).join(', ');
     const stats = (s) => `${s.count.toLocaleString('en-US')} elements in ${s.tensors} tensors, ${bytesText(s.bytes)}`;
     const lines = [
@@ -94,16 +101,27 @@ export function infoCommand(file, opts) {
   }, { inspect: true });
 }
 
+// Writes `bytes` to the --out path; a path that cannot be written is a clean error, not an internal one.
+function writeOut(path, bytes) {
+  try {
+    fs.writeFileSync(path, bytes);
+  } catch (e) {
+    const why = { ENOENT: 'no such directory', EACCES: 'permission denied', EISDIR: 'is a directory',
+      EROFS: 'read-only file system', ENOSPC: 'no space left on the device' }[e.code] ?? e.message;
+    throw new FxError(`--out ${path}: cannot write: ${why}`, { cause: e });
+  }
+}
+
 function writeOutputs(path, outputs) {
   const tensors = leaves(outputs).filter(([, v]) => v instanceof Tensor);
   if (path.endsWith('.npy')) {
     if (tensors.length !== 1) throw new FxError(`--out ${path}: the model has ${tensors.length} tensor outputs; use a .npz file`);
-    fs.writeFileSync(path, writeNpy(tensors[0][1]));
+    writeOut(path, writeNpy(tensors[0][1]));
     return;
   }
   const named = {};
   for (const [p, t] of tensors) named[`output${p.replace(/\[['"]?([^\]'"]*)['"]?\]/g, '_$1')}`] = t;
-  fs.writeFileSync(path, writeNpz(named));
+  writeOut(path, writeNpz(named));
 }
 
 function profileTable(profile) {
@@ -131,7 +149,7 @@ export function runCommand(file, opts) {
     if (opts.json) {
       const json = { outputs: flat.map(([path, v]) => ({ path, ...(v instanceof Tensor ? jsonLeaf(v) : { value: jsonLeaf(v) }) })) };
       if (opts.profile) json.profile = result.profile;
-      out(JSON.stringify(json));
+      outJson(json);
       return 0;
     }
     out(table(['output', 'dtype', 'shape', 'values'], flat.map(([path, v]) => (v instanceof Tensor
@@ -154,11 +172,11 @@ export function checkCommand(file, opts) {
       bar.done();
     }
     if (report.status === 'no_reference') {
-      if (opts.json) out(JSON.stringify(report));
-      else process.stderr.write(`fxwasm: ${file} stores no reference inputs/outputs (export with reference=True)\n`);
+      if (opts.json) outJson(report);
+      else process.stderr.write(terminalText(`fxwasm: ${file} stores no reference inputs/outputs (export with reference=True)\n`));
       return 3;
     }
-    if (opts.json) { out(JSON.stringify(report)); return report.status === 'pass' ? 0 : 1; }
+    if (opts.json) { outJson(report); return report.status === 'pass' ? 0 : 1; }
     out(table(['output', 'shape/value', 'max abs err', 'max rel err', 'mismatched', 'result'],
       report.outputs.map((o) => [o.path || '(output)', o.expected, formatNumber(o.max_abs), formatNumber(o.max_rel),
         `${o.mismatched}/${o.numel}`, o.pass ? 'ok' : `FAIL${o.message ? `: ${o.message}` : ''}`])));
@@ -197,8 +215,8 @@ export function benchCommand(file, opts) {
     const memory = gm.runMemory();  // the runtime's tensor arena after the last run
     stats.peak_bytes = memory.peak_bytes;
     stats.arena_bytes = memory.arena_bytes;
-    if (opts.json) { out(JSON.stringify(stats)); return 0; }
-    const note = opts.threads && opts.threads !== threads ? ` (asked for ${opts.threads}; threads cannot run here)` : '';
+    if (opts.json) { outJson(stats); return 0; }
+    const note = typeof opts.threads === 'number' && opts.threads !== threads ? ` (asked for ${opts.threads}; threads cannot run here)` : '';
     out(`${file}: ${opts.runs} runs after ${opts.warmup} warm-up, ${threads} thread${threads === 1 ? '' : 's'}${note}`);
     out(`min ${stats.min_ms.toFixed(3)} ms  median ${stats.median_ms.toFixed(3)} ms  max ${stats.max_ms.toFixed(3)} ms`);
     const mb = (b) => (b / 1e6).toFixed(2);

@@ -4,7 +4,9 @@ import { Tensor, Node } from '../../src/index.js';
 /** A table in tabulate's "simple" format: headers, a rule of dashes, rows; columns two spaces apart. */
 export function table(headers, rows, { align = [] } = {}) {
   const cells = [headers, ...rows].map((r) => r.map((c) => String(c)));
-  const widths = headers.map((_, i) => Math.max(...cells.map((r) => r[i].length)));
+  // A loop, not Math.max(...column): spreading a 200k-row column overflows the JS stack.
+  const widths = headers.map(() => 0);
+  for (const r of cells) r.forEach((c, i) => { if (c.length > widths[i]) widths[i] = c.length; });
   const line = (r) => r.map((c, i) => (align[i] === 'right' ? c.padStart(widths[i]) : c.padEnd(widths[i])))
     .join('  ').trimEnd();
   return [line(cells[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');

@@ -2,6 +2,7 @@
 // the file records), else the reference inputs stored in the file.
 import fs from 'node:fs';
 import { FxError, readNpy, randomTensor } from '../../src/index.js';
+import { notAFile } from '../../src/source.js';
 
 function parseSpec(spec) {
   const eq = spec.indexOf('=');
@@ -9,14 +10,43 @@ function parseSpec(spec) {
   return [spec.slice(0, eq), spec.slice(eq + 1)];
 }
 
+const MAX_INPUT_BYTES = 2 ** 32;  // a tensor the wasm heap (4 GiB at most) could hold
+
+// A regular file's bytes, read up to the size it had when opened (as load() reads a model: a device such
+// as /dev/zero never ends, a FIFO blocks until a writer comes, a growing file would be read forever).
+function readRegularFile(path) {
+  const why = notAFile(fs.statSync(path));  // before opening: opening a FIFO waits for a writer
+  if (why) throw new FxError(why);
+  const fd = fs.openSync(path, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+  try {
+    const stat = fs.fstatSync(fd);
+    const again = notAFile(stat);
+    if (again) throw new FxError(again);
+    if (stat.size > MAX_INPUT_BYTES) throw new FxError(`${stat.size} bytes is more than the WebAssembly heap can hold`);
+    const bytes = new Uint8Array(stat.size + 1);  // one byte more: reading it means the file grew
+    let n = 0;
+    for (;;) {
+      const got = fs.readSync(fd, bytes, n, bytes.length - n, null);
+      if (got === 0) break;
+      n += got;
+      if (n > stat.size) throw new FxError(`the file grew while it was read (its size was ${stat.size} bytes)`);
+    }
+    if (n !== stat.size) throw new FxError(`the file shrank while it was read (${n} of ${stat.size} bytes)`);
+    return bytes.subarray(0, n);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 function readInputFile(path, name) {
   let bytes;
   try {
-    bytes = fs.readFileSync(path);
+    bytes = readRegularFile(path);
   } catch (e) {
-    throw new FxError(`--input ${name}=${path}: cannot read: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
+    const why = e instanceof FxError ? e.message : e.code === 'ENOENT' ? 'no such file' : e.message;
+    throw new FxError(`--input ${name}=${path}: cannot read: ${why}`);
   }
-  return readNpy(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), path);
+  return readNpy(bytes, path);
 }
 
 /** Inputs in placeholder order for `gm`, or throws FxError saying what is missing. */
@@ -38,7 +68,11 @@ export function gatherInputs(gm, { input = [], random = false }) {
       if (!Array.isArray(p.shape)) {
         throw new FxError(`input '${p.name}': the file records no shape for it, so --random cannot make one; pass --input ${p.name}=FILE.npy`, { node: p.name });
       }
-      return randomTensor(p.shape, typeof p.dtype === 'string' ? p.dtype : 'float32');
+      try {
+        return randomTensor(p.shape, typeof p.dtype === 'string' ? p.dtype : 'float32');
+      } catch (e) {
+        throw new FxError(`input '${p.name}': --random cannot make it: ${e.message}`, { node: p.name, cause: e });
+      }
     }
     if (reference) return reference.inputs[i];
     throw new FxError(`input '${p.name}' not given and the file stores no reference inputs: pass --input ${p.name}=FILE.npy or --random`, { node: p.name });
