@@ -121,9 +121,9 @@ test('threads: a model loaded with {threads: 1} beside a live pthreads instance 
   }
 });
 
-test('threads: a bad count is a TypeError (the live runtime stays); no SharedArrayBuffer means one thread', async () => {
+test('threads: a bad count is an FxError (the live runtime stays); no SharedArrayBuffer means one thread', async () => {
   const rt = await getRuntime();
-  await expect(getRuntime({ threads: 0 })).rejects.toThrow(TypeError);
+  await expect(getRuntime({ threads: 0 })).rejects.toThrow(fxwasm.FxError);
   await expect(getRuntime({ threads: 'many' })).rejects.toThrow(/positive integer or 'auto'/);
   expect(await getRuntime()).toBe(rt);
   const { resolveThreads } = await import('../../web/src/threads.js');

@@ -7,6 +7,7 @@
 // stay as their one-key objects, e.g. {$dtype: 'float32'}. Encoding back: Array → tuple, FxList → list,
 // a non-integral number → float, an integral number → int (use fxwasm.float(2) for the float 2.0).
 import { FxError } from './errors.js';
+import { checkNesting } from './marshal.js';
 
 /** A Python list among node arguments (a plain Array stands for a tuple, as FX args mostly are). */
 export class FxList extends Array {
@@ -29,7 +30,7 @@ export function float(x) {
 const TAGS = new Set(['$dtype', '$device', '$memory_format', '$layout', '$size', '$slice', '$ellipsis', '$float', '$tuple', '$dict', '$node']);
 
 /** Encodes a JS argument value for the core (format.md §3). */
-export function encodeValue(value, where = 'argument') {
+export function encodeValue(value, where = 'argument', ancestors = []) {
   if (value instanceof Node) return { $node: value.name };
   if (value === null || value === undefined) return null;
   if (typeof value === 'boolean' || typeof value === 'string') return value;
@@ -39,18 +40,24 @@ export function encodeValue(value, where = 'argument') {
     if (!Number.isFinite(value)) return { $float: value > 0 ? 'inf' : '-inf' };
     return Number.isInteger(value) ? value : { $float: value };
   }
-  if (value instanceof FxList) return Array.from(value, (x) => encodeValue(x, where));
-  if (Array.isArray(value)) return { $tuple: value.map((x) => encodeValue(x, where)) };
-  if (typeof value === 'object') {
+  if (typeof value !== 'object') throw new FxError(`${where}: cannot use a ${typeof value} as a graph value`);
+  // A cyclic or very deep value would otherwise overflow the JS stack (the format nests at most 64 deep).
+  checkNesting(value, ancestors, where, '');
+  ancestors.push(value);
+  try {
+    const enc = (x) => encodeValue(x, where, ancestors);
+    if (value instanceof FxList) return Array.from(value, enc);
+    if (Array.isArray(value)) return { $tuple: value.map(enc) };
     const keys = Object.keys(value);
     if (keys.length === 1 && TAGS.has(keys[0])) {
       const k = keys[0];
-      if (k === '$size' || k === '$slice') return { [k]: value[k].map((x) => encodeValue(x, where)) };
+      if (k === '$size' || k === '$slice') return { [k]: value[k].map(enc) };
       return value;
     }
-    return { $dict: Object.fromEntries(keys.map((k) => [k, encodeValue(value[k], where)])) };
+    return { $dict: Object.fromEntries(keys.map((k) => [k, enc(value[k])])) };
+  } finally {
+    ancestors.pop();
   }
-  throw new FxError(`${where}: cannot use a ${typeof value} as a graph value`);
 }
 
 function decode(value, graph) {

@@ -3,6 +3,7 @@ import { FxError } from './errors.js';
 import { GraphModule } from './graph_module.js';
 import { loadHere } from './loader.js';
 import { loadInWorker, WorkerGraphModule } from './worker_client.js';
+import { threadsValueError } from './threads.js';
 
 export { FxError } from './errors.js';
 export { Tensor, tensor, randomTensor } from './tensor.js';
@@ -22,6 +23,8 @@ export { readNpy, writeNpy, readNpz, readNpzAsync, writeNpz } from './npy.js';
  * allows it (Node; crossOriginIsolated pages), one thread otherwise; unset: as the runtime is (1 at first).
  */
 export async function load(source, { onProgress, allowUnsupported = false, worker = false, threads } = {}) {
+  const bad = threads === undefined ? null : threadsValueError(threads);
+  if (bad) throw bad;  // the same values in every mode (and the CLI's --threads)
   if (worker) return loadInWorker(source, { onProgress, allowUnsupported, threads });
   return loadHere(source, { onProgress, allowUnsupported, threads });
 }

@@ -6,8 +6,22 @@
 import { FxError } from './errors.js';
 import { Tensor, DTYPE_ARRAYS } from './tensor.js';
 
+// How deep run inputs may nest: the core's limit for any value (program/object.h kMaxObjectDepth), checked
+// here first so that a deep or cyclic JS value fails as FxError, not as a JS stack overflow.
+export const MAX_VALUE_DEPTH = 64;
+
+/**
+ * Throws FxError when `value` (an array or object met at `depth` below the input, inside `ancestors`)
+ * would nest too deep or contains itself.
+ */
+export function checkNesting(value, ancestors, where, what = 'input') {
+  const at = what ? `${what} ${where}` : where;
+  if (ancestors.includes(value)) throw new FxError(`${at}: the value contains itself (a cycle)`);
+  if (ancestors.length >= MAX_VALUE_DEPTH) throw new FxError(`${at}: value nests deeper than ${MAX_VALUE_DEPTH} levels`);
+}
+
 /** Encodes one input value, copying tensor bytes into the heap; every block is pushed on `blocks`. */
-export function encodeValue(rt, value, blocks, where) {
+export function encodeValue(rt, value, blocks, where, ancestors = []) {
   if (value instanceof Tensor) {
     const bytes = value.bytes();
     const ptr = rt.copyInput(bytes);
@@ -22,12 +36,18 @@ export function encodeValue(rt, value, blocks, where) {
     return { $t: 'float', v: Number.isNaN(value) ? 'nan' : value > 0 ? 'inf' : '-inf' };
   }
   if (typeof value === 'string') return value;
-  if (Array.isArray(value)) return value.map((x, i) => encodeValue(rt, x, blocks, `${where}[${i}]`));
   if (ArrayBuffer.isView(value)) {
     throw new FxError(`input ${where}: a bare ${value.constructor.name} has no shape; wrap it with fxwasm.tensor(data, shape)`);
   }
   if (typeof value === 'object') {
-    return { $t: 'dict', items: Object.entries(value).map(([k, v]) => [k, encodeValue(rt, v, blocks, `${where}.${k}`)]) };
+    checkNesting(value, ancestors, where);
+    ancestors.push(value);
+    try {
+      if (Array.isArray(value)) return value.map((x, i) => encodeValue(rt, x, blocks, `${where}[${i}]`, ancestors));
+      return { $t: 'dict', items: Object.entries(value).map(([k, v]) => [k, encodeValue(rt, v, blocks, `${where}.${k}`, ancestors)]) };
+    } finally {
+      ancestors.pop();
+    }
   }
   throw new FxError(`input ${where}: cannot pass a ${typeof value}`);
 }
@@ -86,7 +106,8 @@ export function encodeTensors(rt, tensors, blocks) {
 /** Rebuilds the outputs from a compact reply at `address` (cpp/api/wire.h), copying tensor bytes out. */
 export function decodeTensors(rt, address, dtypeNames) {
   const heap = rt.heap;
-  const d = new Float64Array(heap.buffer, address, (heap.byteLength - address) >> 3);
+  // Addresses and lengths are unsigned: past 2 GiB, `(length - address) >> 3` would go negative.
+  const d = new Float64Array(heap.buffer, address, Math.floor((heap.byteLength - address) / 8));
   const count = d[1];
   let at = 2;
   const out = [];

@@ -4,6 +4,8 @@
 // their workers; Node always has it. `threads` (load option, CLI --threads): a count, or 'auto' = the
 // machine's cores, at most MAX_AUTO_THREADS. Kernels split work the same way for any count, so outputs do
 // not depend on it.
+import { FxError } from './errors.js';
+
 const isNode = typeof process !== 'undefined' && !!process.versions?.node;
 
 export const MAX_AUTO_THREADS = 4;
@@ -23,13 +25,19 @@ async function cores() {
   return globalThis.navigator?.hardwareConcurrency || 1;
 }
 
-/** A TypeError for a `threads` value that is neither a positive integer nor 'auto', else null. */
+/** An FxError for a `threads` value that is neither a positive integer nor 'auto', else null. */
 export function threadsValueError(threads) {
   if (threads === 'auto' || (Number.isInteger(threads) && threads >= 1)) return null;
-  return new TypeError(`threads must be a positive integer or 'auto', got ${threads}`);
+  let shown;
+  try {
+    shown = typeof threads === 'string' ? JSON.stringify(threads) : String(threads);
+  } catch {
+    shown = typeof threads;  // e.g. an object whose toString throws
+  }
+  return new FxError(`threads must be a positive integer or 'auto', got ${shown.slice(0, 40)}`);
 }
 
-/** The thread count `threads` means here: 1 where threads cannot run. Throws TypeError on a bad value. */
+/** The thread count `threads` means here: 1 where threads cannot run. Throws FxError on a bad value. */
 export async function resolveThreads(threads = 'auto') {
   const bad = threadsValueError(threads);
   if (bad) throw bad;

@@ -4,6 +4,7 @@
 // only posts inputs and receives outputs (tensor buffers transferred, not copied, on the way back).
 import { FxError } from './errors.js';
 import { packValue, unpackValue, unpackError } from './worker_wire.js';
+import { Tensor } from './tensor.js';
 
 const isNode = typeof process !== 'undefined' && !!process.versions?.node;
 const URL_LIKE = /^(https?|file|data|blob):/i;
@@ -173,7 +174,11 @@ export class WorkerGraphModule {
   async run(inputs, options = {}) {
     const { transfer, ...rest } = options;
     const moved = transfer ? new Set() : null;
-    const packed = packValue(inputs, moved);
+    // Each input on its own, named as in-thread run() names it (#0, or its key).
+    const packed = Array.isArray(inputs) ? inputs.map((x, i) => packValue(x, moved, `#${i}`))
+      : inputs !== null && typeof inputs === 'object' && !(inputs instanceof Tensor)
+        ? Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, packValue(v, moved, k)]))
+        : packValue(inputs, moved);
     return unpackValue(await this.#call('run', [packed, rest], moved ? [...moved] : []));
   }
 

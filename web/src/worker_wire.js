@@ -3,6 +3,7 @@
 // Tensor buffers are moved (transferred), not copied, whenever the sender gives them up.
 import { FxError } from './errors.js';
 import { Tensor } from './tensor.js';
+import { checkNesting } from './marshal.js';
 
 const TENSOR = '__fxwasmTensor__';
 
@@ -10,16 +11,22 @@ const TENSOR = '__fxwasmTensor__';
  * A run value ready for postMessage. With `transfer` (a Set), each tensor's ArrayBuffer is added to it
  * so it moves instead of being copied (the sender's tensor is then detached).
  */
-export function packValue(value, transfer = null) {
+export function packValue(value, transfer = null, where = '#0', ancestors = []) {
   if (value instanceof Tensor) {
     transfer?.add(value.data.buffer);
     return { [TENSOR]: true, data: value.data, shape: value.shape, dtype: value.dtype };
   }
-  if (Array.isArray(value)) return value.map((x) => packValue(x, transfer));
-  if (value !== null && typeof value === 'object' && !ArrayBuffer.isView(value)) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, packValue(v, transfer)]));
+  if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) {
+    return value;  // numbers (NaN, ±Infinity included), bigints, booleans, strings, null; views fail later as in-thread
   }
-  return value;  // numbers (NaN, ±Infinity included), bigints, booleans, strings, null; views fail later as in-thread
+  checkNesting(value, ancestors, where);  // as in-thread: a cycle or 64+ levels is an FxError, not a stack overflow
+  ancestors.push(value);
+  try {
+    if (Array.isArray(value)) return value.map((x, i) => packValue(x, transfer, `${where}[${i}]`, ancestors));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, packValue(v, transfer, `${where}.${k}`, ancestors)]));
+  } finally {
+    ancestors.pop();
+  }
 }
 
 /** The inverse of packValue. */

@@ -27,7 +27,10 @@ export function digitsFromStrokes(strokes) {
   if (!points.length) return null;
   const xs = points.map((p) => p[0]);
   const ys = points.map((p) => p[1]);
-  const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  // reduce, not Math.min(...xs): a long stroke list would overflow the stack as spread arguments.
+  const min = (v) => v.reduce((a, b) => (b < a ? b : a), Infinity);
+  const max = (v) => v.reduce((a, b) => (b > a ? b : a), -Infinity);
+  const [x0, x1, y0, y1] = [min(xs), max(xs), min(ys), max(ys)];
   const span = Math.max(x1 - x0, y1 - y0);
   const room = BITMAP - PEN - 1;
   const scale = span > 0 ? room / span : 1;
@@ -63,7 +66,7 @@ export function digitsFromStrokes(strokes) {
 }
 
 function softmax(row) {
-  const m = Math.max(...row);
+  const m = row.reduce((a, b) => (b > a ? b : a), -Infinity);
   const e = row.map((x) => Math.exp(x - m));
   const s = e.reduce((a, b) => a + b, 0);
   return e.map((x) => x / s);
@@ -156,7 +159,7 @@ export function renderDigitsPanel(container, fxwasm, batch, onDrawing) {
     showPrediction(output) {
       const logits = Array.from(output.data.slice(0, 10), Number);
       const p = softmax(logits);
-      const best = p.indexOf(Math.max(...p));
+      const best = p.indexOf(p.reduce((a, b) => (b > a ? b : a), -Infinity));
       prediction.dataset.digit = String(best);
       prediction.textContent = `${best}`;
       probs.replaceChildren(...p.map((x, d) => {

@@ -77,7 +77,7 @@ export function topK(value, k = 5) {
   const n = value.shape[1];
   const row = Array.from(decodeHalf(value.data, value.dtype).slice(0, n), Number);
   if (!row.every(Number.isFinite)) return null;
-  const m = Math.max(...row);
+  const m = row.reduce((a, b) => (b > a ? b : a), -Infinity);  // not Math.max(...row): a long row overflows the stack
   const e = row.map((x) => Math.exp(x - m));
   const s = e.reduce((a, b) => a + b, 0);
   return e
