@@ -7,6 +7,7 @@
 #include "passes/pass.h"
 #include "passes/shape_prop.h"
 #include "passes/subgraph_rewriter.h"
+#include "serialize/limits.h"
 #include "serialize/value_json.h"
 #include "support/error.h"
 
@@ -36,17 +37,21 @@ Node* node_field(const Graph& g, const json& cmd, const char* key) {
 }
 
 // The JS side's {"$float": 2} (a float JSON cannot spell) → 2.0; everything else unchanged. The format's
-// own {"$float": "inf"} stays as it is.
-Json normalise(const json& j) {
+// own {"$float": "inf"} stays as it is. Deeper than the format's nesting limit is an error here, before
+// the recursion goes on (value_from_json would refuse it anyway).
+Json normalise(const json& j, const std::string& what, size_t depth = 1) {
+  if ((j.is_object() || j.is_array()) && depth > fxw::kMaxJsonDepth)
+    throw FxError("graph edit: " + what + " nests deeper than the format's limit of " +
+                  std::to_string(fxw::kMaxJsonDepth) + " levels");
   if (j.is_object()) {
     if (j.size() == 1 && j.contains("$float") && j["$float"].is_number()) return Json(j["$float"].get<double>());
     Json out = Json::object();
-    for (auto it = j.begin(); it != j.end(); ++it) out[it.key()] = normalise(it.value());
+    for (auto it = j.begin(); it != j.end(); ++it) out[it.key()] = normalise(it.value(), what, depth + 1);
     return out;
   }
   if (j.is_array()) {
     Json out = Json::array();
-    for (const json& x : j) out.push_back(normalise(x));
+    for (const json& x : j) out.push_back(normalise(x, what, depth + 1));
     return out;
   }
   return Json(j);
@@ -54,7 +59,7 @@ Json normalise(const json& j) {
 
 Value value_field(const Graph& g, const json& j, const std::string& node, const std::string& what) {
   NodeResolver resolve = [&g](const std::string& name) { return g.find(name); };
-  return value_from_json(normalise(j), resolve, ValueContext{node, what});
+  return value_from_json(normalise(j, what), resolve, ValueContext{node, what});
 }
 
 ValueList args_field(const Graph& g, const json& cmd, const std::string& node) {
@@ -184,7 +189,9 @@ ojson edit_graph(Model& model, const json& command) {
     const json& index = field(command, "index");
     if (!index.is_number_integer() || index.get<int64_t>() < 0 ||
         index.get<size_t>() >= n->args().size())
-      throw FxError("update_arg: index " + index.dump() + " is out of range for " +
+      throw FxError("update_arg: index " +
+                        (index.is_number() ? index.dump() : std::string("(a JSON ") + index.type_name() + ")") +
+                        " is out of range for " +
                         std::to_string(n->args().size()) + " args", n->name());
     n->update_arg(index.get<size_t>(), value_field(g, field(command, "value"), n->name(), "args"));
   } else if (cmd == "update_kwarg") {

@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "serialize/json_parse.h"
+#include "serialize/limits.h"
 #include "support/error.h"
 
 namespace fx {
@@ -44,8 +46,10 @@ Tensor tensor_from_json(const json& j, const WireBlocks* blocks) {
   const DType dtype = dtype_from_name(j["dtype"].get<std::string>());
   Shape shape;
   for (const json& d : j["shape"]) {
+    // No dump() of the shape in the message: it may nest arbitrarily deep, and dump() recurses.
     FX_CHECK(d.is_number_integer() && d.get<int64_t>() >= 0,
-             "input tensor: shape " + j["shape"].dump() + " must hold non-negative integers");
+             "input tensor: shape must hold non-negative integers; item " + std::to_string(shape.size()) + " is " +
+                 (d.is_number_integer() ? std::to_string(d.get<int64_t>()) : std::string("a JSON ") + d.type_name()));
     shape.push_back(d.get<int64_t>());
   }
   return tensor_from_parts(dtype, shape, static_cast<uintptr_t>(j["ptr"].get<uint64_t>()), j["nbytes"].get<size_t>(),
@@ -64,24 +68,49 @@ double float_from_json(const json& v) {
 
 }  // namespace
 
-Object object_from_wire(const json& j, const WireBlocks* blocks) {
+namespace {
+
+bool is_container(const json& j) {
+  if (j.is_array()) return true;
+  if (!j.is_object()) return false;
+  const auto tag = j.find("$t");
+  return tag == j.end() || !tag->is_string() || (*tag != "tensor" && *tag != "float");
+}
+
+// Decodes one value `depth` containers deep (the input itself is at 1); `where` names it for messages.
+// The depth is checked before any recursion, so a message nested 100,000 deep costs one FxError.
+Object decode_wire(const json& j, const WireBlocks* blocks, size_t depth, const std::string& where) {
+  if (depth > kMaxObjectDepth && is_container(j))
+    throw FxError(where + ": value nests deeper than " + std::to_string(kMaxObjectDepth) +
+                  " levels (tuples, lists, dicts); the limit is " + std::to_string(kMaxObjectDepth));
+  auto nested = [&](const json& x) { return decode_wire(x, blocks, depth + 1, where); };
   switch (j.type()) {
     case json::value_t::null: return Object();
     case json::value_t::boolean: return Object(Value::boolean(j.get<bool>()));
-    case json::value_t::number_integer:
-    case json::value_t::number_unsigned: return Object(Value::integer(j.get<int64_t>()));
+    case json::value_t::number_integer: return Object(Value::integer(j.get<int64_t>()));
+    case json::value_t::number_unsigned: {
+      const uint64_t u = j.get<uint64_t>();
+      if (u > static_cast<uint64_t>(INT64_MAX))
+        throw FxError(where + ": integer " + std::to_string(u) + " does not fit in 64-bit signed");
+      return Object(Value::integer(static_cast<int64_t>(u)));
+    }
     case json::value_t::number_float: return Object(Value::floating(j.get<double>()));
     case json::value_t::string: return Object(Value::str(j.get<std::string>()));
+    case json::value_t::binary:
+      if (fxw::is_big_integer(j))
+        throw FxError(where + ": integer " + fxw::big_integer_text(j) + " does not fit in 64-bit signed");
+      break;
     case json::value_t::array: {
       std::vector<Object> items;
-      for (const json& x : j) items.push_back(object_from_wire(x, blocks));
+      items.reserve(j.size());
+      for (const json& x : j) items.push_back(nested(x));
       return Object::tuple(std::move(items));
     }
     case json::value_t::object: {
       const auto tag = j.find("$t");
       if (tag == j.end()) {
         std::vector<std::pair<std::string, Object>> items;
-        for (auto it = j.begin(); it != j.end(); ++it) items.emplace_back(it.key(), object_from_wire(it.value(), blocks));
+        for (auto it = j.begin(); it != j.end(); ++it) items.emplace_back(it.key(), nested(it.value()));
         return Object::dict(std::move(items));
       }
       const std::string t = tag->is_string() ? tag->get<std::string>() : "";
@@ -89,22 +118,60 @@ Object object_from_wire(const json& j, const WireBlocks* blocks) {
       if (t == "float") return Object(Value::floating(float_from_json(j.value("v", json()))));
       if (t == "list" || t == "tuple") {
         std::vector<Object> items;
-        for (const json& x : j.value("items", json::array())) items.push_back(object_from_wire(x, blocks));
+        const auto body = j.find("items");
+        if (body != j.end()) {
+          FX_CHECK(body->is_array(), where + ": " + t + " items must be an array");
+          for (const json& x : *body) items.push_back(nested(x));
+        }
         return t == "list" ? Object::list(std::move(items)) : Object::tuple(std::move(items));
       }
       if (t == "dict") {
         std::vector<std::pair<std::string, Object>> items;
-        for (const json& kv : j.value("items", json::array())) {
-          FX_CHECK(kv.is_array() && kv.size() == 2 && kv[0].is_string(), "dict input: items must be [key, value]");
-          items.emplace_back(kv[0].get<std::string>(), object_from_wire(kv[1], blocks));
+        const auto body = j.find("items");
+        if (body != j.end()) {
+          FX_CHECK(body->is_array(), where + ": dict items must be an array");
+          for (const json& kv : *body) {
+            FX_CHECK(kv.is_array() && kv.size() == 2 && kv[0].is_string(), "dict input: items must be [key, value]");
+            items.emplace_back(kv[0].get<std::string>(), nested(kv[1]));
+          }
         }
         return Object::dict(std::move(items));
       }
-      throw FxError("input: unknown tag '" + t + "'");
+      throw FxError(where + ": unknown tag '" + fxw::clip(t, 64) + "'");
     }
     default: break;
   }
-  throw FxError("input: cannot read " + j.dump());
+  throw FxError(where + ": cannot read a JSON " + j.type_name());
+}
+
+}  // namespace
+
+Object object_from_wire(const json& j, const WireBlocks* blocks) { return decode_wire(j, blocks, 1, "input"); }
+
+json parse_wire_json(const std::string& text) {
+  try {
+    return fxw::parse_json(text);
+  } catch (const json::exception& e) {
+    throw FxError(std::string("malformed JSON from JavaScript: ") + e.what());
+  }
+}
+
+std::vector<Object> inputs_from_wire(const std::string& text, const WireBlocks* blocks,
+                                     const std::vector<std::string>& names) {
+  const json inputs = parse_wire_json(text);
+  FX_CHECK(inputs.is_array(), "inputs must be a JSON array");
+  std::vector<Object> args;
+  args.reserve(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const std::string where = i < names.size() ? "input '" + names[i] + "'" : "input #" + std::to_string(i);
+    try {
+      args.push_back(decode_wire(inputs[i], blocks, 1, where));
+    } catch (const FxError& e) {
+      if (i >= names.size() || !e.node().empty()) throw;
+      throw FxError(e.bare_message(), names[i]);
+    }
+  }
+  return args;
 }
 
 ojson object_to_wire(const Object& o, std::vector<Tensor>& keep) {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -26,8 +27,19 @@ using WireBlocks = std::unordered_map<uintptr_t, std::shared_ptr<void>>;
 WireBlocks own_wire_blocks(const double* ptrs, size_t n);
 
 // Builds an Object, viewing a tensor's bytes when `blocks` owns its ptr and copying them otherwise
-// (validated against dtype × shape).
+// (validated against dtype × shape). Values nest at most kMaxObjectDepth (64) levels and integers fit in
+// int64: anything else is an FxError saying so, found before any deeper recursion.
 Object object_from_wire(const nlohmann::ordered_json& j, const WireBlocks* blocks = nullptr);
+
+// JSON text from JS (run inputs, tensors, graph edits) as a DOM: nlohmann's parser (no recursion: any
+// nesting parses), except that an integer literal outside int64/uint64 is kept as a marker
+// (serialize/json_parse.h big_integer) which the decoders reject, rather than read as a rounded float.
+nlohmann::ordered_json parse_wire_json(const std::string& text);
+
+// The inputs of a run: `text` is a JSON array of values in the wire form; `names` (the placeholders, may
+// be empty) name them in messages and as FxError::node ("input 'x': value nests deeper than 64 levels").
+std::vector<Object> inputs_from_wire(const std::string& text, const WireBlocks* blocks,
+                                     const std::vector<std::string>& names = {});
 
 // The fast form for inputs that are all tensors: `d` (`size` doubles) holds the `n` block pointers,
 // then per input [dtype code (the DType enum's order), ndim, nbytes, dims...]; errors as object_from_wire's.

@@ -140,13 +140,13 @@ std::string fx_new() {
 
 // One graph edit (api/graph_edit.h lists the commands).
 std::string fx_edit(int handle, std::string command_json) {
-  return guarded([&] { return edit_graph(*entry(handle).model, ojson::parse(command_json)); });
+  return guarded([&] { return edit_graph(*entry(handle).model, parse_wire_json(command_json)); });
 }
 
 // `tensor_json` is a wire tensor ({"$t":"tensor", dtype, shape, ptr, nbytes}); its bytes are copied.
 std::string fx_add_tensor(int handle, std::string name, std::string tensor_json, std::string kind) {
   return guarded([&] {
-    const Object t = object_from_wire(ojson::parse(tensor_json));
+    const Object t = object_from_wire(parse_wire_json(tensor_json));
     add_tensor(*entry(handle).model, name, t.tensor(), kind);
     return ojson::object();
   });
@@ -154,10 +154,7 @@ std::string fx_add_tensor(int handle, std::string name, std::string tensor_json,
 
 std::string fx_shape_prop(int handle, std::string inputs_json) {
   return guarded([&] {
-    const ojson inputs = ojson::parse(inputs_json);
-    FX_CHECK(inputs.is_array(), "shape_prop: inputs must be an array");
-    std::vector<Object> args;
-    for (const auto& x : inputs) args.push_back(object_from_wire(x));
+    std::vector<Object> args = inputs_from_wire(inputs_json, nullptr);
     return ojson{{"changed", run_shape_prop(*entry(handle).model, std::move(args))}};
   });
 }
@@ -218,10 +215,7 @@ std::string fx_run(int handle, std::string inputs_json, size_t nblocks, bool wit
   return guarded([&] {
     const WireBlocks blocks = own_wire_blocks(scratch().data(), nblocks);
     Entry& e = entry(handle);
-    const ojson inputs = ojson::parse(inputs_json);
-    FX_CHECK(inputs.is_array(), "run: inputs must be an array");
-    std::vector<Object> args;
-    for (const auto& x : inputs) args.push_back(object_from_wire(x, &blocks));
+    const std::vector<Object> args = inputs_from_wire(inputs_json, &blocks, e.model->input_names());
     Profile profile;
     const Object out = e.model->run(args, with_profile ? &profile : nullptr);
     e.pending_tensors.clear();

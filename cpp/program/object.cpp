@@ -1,9 +1,22 @@
 #include "program/object.h"
 
+#include <algorithm>
+
 #include "support/error.h"
 #include "tensor/broadcast.h"
 
 namespace fx {
+
+// A container's items with its depth, computed once when it is made.
+struct Object::Sequence {
+  std::vector<Object> items;
+  size_t depth;
+};
+struct Object::DictItems {
+  std::vector<std::pair<std::string, Object>> items;
+  size_t depth;
+};
+
 namespace {
 
 std::vector<Object> objects_of(const ValueList& items) {
@@ -11,6 +24,25 @@ std::vector<Object> objects_of(const ValueList& items) {
   out.reserve(items.size());
   for (const Value& v : items) out.emplace_back(v);
   return out;
+}
+
+size_t checked_depth(size_t deepest_item) {
+  const size_t depth = deepest_item + 1;
+  if (depth > kMaxObjectDepth)
+    throw FxError("value nests deeper than " + std::to_string(kMaxObjectDepth) + " levels (tuples, lists, dicts)");
+  return depth;
+}
+
+size_t depth_of(const std::vector<Object>& items) {
+  size_t deepest = 0;
+  for (const Object& o : items) deepest = std::max(deepest, o.depth());
+  return checked_depth(deepest);
+}
+
+size_t depth_of(const std::vector<std::pair<std::string, Object>>& items) {
+  size_t deepest = 0;
+  for (const auto& kv : items) deepest = std::max(deepest, kv.second.depth());
+  return checked_depth(deepest);
 }
 
 }  // namespace
@@ -21,18 +53,15 @@ Object::Object(Value v) : kind_(Kind::Value) {
       throw FxError("cannot make a runtime object of a reference to node '" + v.repr() + "'");
     case ValueKind::Tuple:
     case ValueKind::Size:  // torch.Size is a tuple subclass: at run time it behaves as one
-      kind_ = Kind::Tuple;
-      p_ = std::make_shared<const std::vector<Object>>(objects_of(v.items()));
+      *this = tuple(objects_of(v.items()));
       return;
     case ValueKind::List:
-      kind_ = Kind::List;
-      p_ = std::make_shared<const std::vector<Object>>(objects_of(v.items()));
+      *this = list(objects_of(v.items()));
       return;
     case ValueKind::Dict: {
-      kind_ = Kind::Dict;
       std::vector<std::pair<std::string, Object>> items;
       for (const auto& [k, item] : v.dict_items()) items.emplace_back(k, Object(item));
-      p_ = std::make_shared<const std::vector<std::pair<std::string, Object>>>(std::move(items));
+      *this = dict(std::move(items));
       return;
     }
     case ValueKind::None: return;
@@ -48,22 +77,31 @@ Object::Object(Tensor t) : kind_(Kind::Tensor), p_(std::make_shared<const Tensor
 Object Object::tuple(std::vector<Object> items) {
   Object o;
   o.kind_ = Kind::Tuple;
-  o.p_ = std::make_shared<const std::vector<Object>>(std::move(items));
+  const size_t depth = depth_of(items);
+  o.p_ = std::make_shared<const Sequence>(Sequence{std::move(items), depth});
   return o;
 }
 
 Object Object::list(std::vector<Object> items) {
   Object o;
   o.kind_ = Kind::List;
-  o.p_ = std::make_shared<const std::vector<Object>>(std::move(items));
+  const size_t depth = depth_of(items);
+  o.p_ = std::make_shared<const Sequence>(Sequence{std::move(items), depth});
   return o;
 }
 
 Object Object::dict(std::vector<std::pair<std::string, Object>> items) {
   Object o;
   o.kind_ = Kind::Dict;
-  o.p_ = std::make_shared<const std::vector<std::pair<std::string, Object>>>(std::move(items));
+  const size_t depth = depth_of(items);
+  o.p_ = std::make_shared<const DictItems>(DictItems{std::move(items), depth});
   return o;
+}
+
+size_t Object::depth() const {
+  if (is_sequence()) return static_cast<const Sequence*>(p_.get())->depth;
+  if (kind_ == Kind::Dict) return static_cast<const DictItems*>(p_.get())->depth;
+  return 0;
 }
 
 const Tensor& Object::tensor() const {
@@ -79,12 +117,12 @@ const Value& Object::value() const {
 
 const std::vector<Object>& Object::items() const {
   if (!is_sequence()) throw FxError("expected a tuple or list, got " + describe());
-  return *static_cast<const std::vector<Object>*>(p_.get());
+  return static_cast<const Sequence*>(p_.get())->items;
 }
 
 const std::vector<std::pair<std::string, Object>>& Object::dict_items() const {
   if (kind_ != Kind::Dict) throw FxError("expected a dict, got " + describe());
-  return *static_cast<const std::vector<std::pair<std::string, Object>>*>(p_.get());
+  return static_cast<const DictItems*>(p_.get())->items;
 }
 
 std::string Object::describe() const {

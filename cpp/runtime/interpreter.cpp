@@ -358,14 +358,21 @@ Object Interpreter::run_step(const Step& s, const std::vector<Object>& inputs, s
                         std::to_string(placeholders_.size()) + " inputs, got " + std::to_string(inputs.size()),
                     n.name());
     case Op::GetAttr: return s.attr;
-    case Op::Output: return s.args.empty() ? Object() : eval(s.args[0], env);
+    case Op::Output:
+      try {
+        return s.args.empty() ? Object() : eval(s.args[0], env);
+      } catch (const FxError& e) {
+        if (!e.node().empty()) throw;
+        throw FxError(node_label(n) + ": " + e.bare_message(), n.name());
+      }
     case Op::CallFunction: case Op::CallMethod: case Op::CallModule: {
       OpCall local = reused ? OpCall() : s.empty_call();
       OpCall& call = reused ? *reused : local;
       const ClearCall clear{call};
-      for (size_t i = 0; i < s.args.size(); ++i) call.args[i] = eval(s.args[i], env);
-      for (size_t i = 0; i < s.kwargs.size(); ++i) call.kwargs[i].second = eval(s.kwargs[i].second, env);
       try {
+        // Inside the try: building the arguments can fail too (a value nested past kMaxObjectDepth).
+        for (size_t i = 0; i < s.args.size(); ++i) call.args[i] = eval(s.args[i], env);
+        for (size_t i = 0; i < s.kwargs.size(); ++i) call.kwargs[i].second = eval(s.kwargs[i].second, env);
         if (s.def && meta_mode()) {
           if (s.def->data_dependent) throw_data_dependent();
           if (s.def->infer) return s.def->infer(call);

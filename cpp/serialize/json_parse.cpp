@@ -17,6 +17,13 @@ namespace fx {
 namespace fxw {
 namespace {
 
+bool is_integer_literal(const std::string& text) {
+  if (text.empty()) return false;
+  for (size_t i = text[0] == '-' ? 1 : 0; i < text.size(); ++i)
+    if (text[i] < '0' || text[i] > '9') return false;
+  return true;
+}
+
 // Objects up to this many keys find a key by scanning (as Json does); larger ones get a hash index.
 constexpr size_t kIndexFrom = 16;
 
@@ -36,7 +43,12 @@ class DomBuilder {
   bool boolean(bool v) { return put(v) != nullptr; }
   bool number_integer(number_integer_t v) { return put(v) != nullptr; }
   bool number_unsigned(number_unsigned_t v) { return put(v) != nullptr; }
-  bool number_float(number_float_t v, const string_t&) { return put(v) != nullptr; }
+  // Json's lexer reads an integer literal outside int64/uint64 as a float; keep it as big_integer's marker
+  // instead, so that the decoder of its field reports it rather than reading a rounded number.
+  bool number_float(number_float_t v, const string_t& text) {
+    if (is_integer_literal(text)) return put(big_integer(text)) != nullptr;
+    return put(v) != nullptr;
+  }
   bool string(string_t& v) { return put(std::move(v)) != nullptr; }
   bool binary(binary_t& v) { return put(Json::binary(std::move(v))) != nullptr; }
 
@@ -292,6 +304,19 @@ class FastReader {
 };
 
 }  // namespace
+
+Json big_integer(const std::string& text) {
+  return Json::binary(Json::binary_t::container_type(text.begin(), text.end()), kBigIntegerSubtype);
+}
+
+bool is_big_integer(const Json& j) {
+  return j.is_binary() && j.get_binary().has_subtype() && j.get_binary().subtype() == kBigIntegerSubtype;
+}
+
+std::string big_integer_text(const Json& j) {
+  const auto& bytes = j.get_binary();
+  return clip(std::string(bytes.begin(), bytes.end()), 40);
+}
 
 Json parse_json(const std::string& text) {
   {

@@ -87,6 +87,15 @@ void read_modules(const Json& program, GraphModule& gm) {
   }
 }
 
+// A bool tensor's bytes must each be 0 or 1, as torch stores them: any other byte would be true for `x` and
+// for `not x` alike in the kernels that test bytes as they are.
+void check_bool_bytes(const std::string& name, const uint8_t* bytes, size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    if (bytes[i] > 1)
+      bad("tensor '" + fxw::clip(name) + "': BOOL element " + std::to_string(i) + " is byte " +
+          std::to_string(bytes[i]) + "; a bool must be 0 or 1");
+}
+
 // Tensors: every header tensor (but __pad__) is listed in program.tensors and vice versa. Reference
 // tensors go to `reference`, the rest to the module.
 void read_tensors(const Json& program, const fxw::Container& c, const std::shared_ptr<uint8_t>& file,
@@ -112,6 +121,7 @@ void read_tensors(const Json& program, const fxw::Container& c, const std::share
     const TensorKind k = parse_kind(e.name, kind->get<std::string>(), &is_reference);
     // c.data points into `file`, which the view keeps alive (the const is the parser's: the block is ours).
     uint8_t* bytes = file.get() + (c.data - file.get()) + e.begin;
+    if (e.dtype == DType::Bool) check_bool_bytes(e.name, bytes, static_cast<size_t>(e.end - e.begin));
     Tensor t = Tensor::view_bytes(e.shape, e.dtype, bytes, static_cast<size_t>(e.end - e.begin), file);
     if (is_reference) {
       reference[e.name] = std::move(t);

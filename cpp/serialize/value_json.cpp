@@ -5,6 +5,7 @@
 #include <set>
 
 #include "ir/node.h"
+#include "serialize/json_parse.h"
 #include "serialize/limits.h"
 #include "support/error.h"
 
@@ -47,6 +48,7 @@ std::string json_kind(const Json& j) {
     if (keys.size() >= 200) keys += ", ...";
     return "an object with keys [" + keys + "]";
   }
+  if (fxw::is_big_integer(j)) return "the integer " + fxw::big_integer_text(j) + " (outside 64-bit signed)";
   return std::string("a JSON ") + j.type_name();
 }
 
@@ -141,6 +143,10 @@ struct Decoder {
       }
       case Json::value_t::array: return Value::list(items(j, depth));
       case Json::value_t::object: return tagged(j, depth);
+      case Json::value_t::binary:
+        if (fxw::is_big_integer(j))
+          fail(ctx, "integer " + fxw::big_integer_text(j) + " does not fit in 64-bit signed");
+        fail(ctx, "unexpected " + json_kind(j));
       default: fail(ctx, "unexpected " + json_kind(j));
     }
   }

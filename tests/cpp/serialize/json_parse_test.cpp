@@ -58,11 +58,14 @@ TEST(JsonParse, KeepsKeyOrderAndLastDuplicateInSmallAndLargeObjects) {
 TEST(JsonParse, FastPathEdgesBuildTheSameDom) {
   for (const char* text :
        {"0", "-0", "7", "-7", "123456789012345678", "-123456789012345678", "1234567890123456789",
-        "-1234567890123456789", "99999999999999999999", "0.0", "-0.0", "1.5e3", "1E5", "1e-5", "2.5E+2",
+        "-1234567890123456789", "0.0", "-0.0", "1.5e3", "1E5", "1e-5", "2.5E+2",
         "1e308", "4.9e-324", "\"\"", "\"\x7f ~\"", "\"caf\xc3\xa9\"", "\"\\u0041\\n\"",
         "\"\\b\\f\\n\\r\\t\\/\\\\\\\"\"", "\xef\xbb\xbf{\"bom\": 1}", " \t\r\n[ 1 , 2 ]\n ",
         "{\"\": \"\", \"a\": {}}", "[[[[[[[[[[1]]]]]]]]]]", "{\"a\": [true, false, null, {\"b\": [ ]}]}"})
     expect_same(text);
+  // An integer literal beyond 64 bits is the one difference: Json::parse reads it as a float, parse_json
+  // keeps it as a marker its decoders reject (value_limits_test.cpp).
+  EXPECT_TRUE(fxw::is_big_integer(parse_json("99999999999999999999")));
 }
 
 TEST(JsonParse, FailsAsJsonParseDoes) {
