@@ -9,6 +9,11 @@
 namespace fx {
 namespace {
 
+struct Tolerance {
+  double rtol, atol;
+  bool equal_nan;
+};
+
 double half_to_double(uint16_t h) {
   const int sign = (h >> 15) & 1, exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
   double v;
@@ -59,23 +64,25 @@ double numeric(const Value& v) {
   return v.as_float();
 }
 
-// Folds one pair of numbers into the leaf's statistics.
-void compare_numbers(double a, double e, double rtol, double atol, LeafCheck& leaf) {
+// Folds one pair of numbers into the leaf's statistics, as torch.isclose decides them: equal numbers
+// (infinities of the same sign among them) are close; otherwise a NaN or an infinity on either side is not
+// (NaN against NaN only with `equal_nan`); otherwise |a - e| <= atol + rtol * |e|.
+void compare_numbers(double a, double e, const Tolerance& tol, LeafCheck& leaf) {
   ++leaf.numel;
-  if (std::isnan(a) && std::isnan(e)) return;
-  if (std::isinf(e) && a == e) return;
-  const double diff = std::fabs(a - e);
-  if (std::isnan(diff)) {
+  if (a == e) return;
+  if (std::isnan(a) || std::isnan(e)) {
+    if (tol.equal_nan && std::isnan(a) && std::isnan(e)) return;
     leaf.max_abs = INFINITY;
     ++leaf.mismatched;
     return;
   }
+  const double diff = std::fabs(a - e);
   leaf.max_abs = std::max(leaf.max_abs, diff);
-  if (e != 0) leaf.max_rel = std::max(leaf.max_rel, diff / std::fabs(e));
-  if (!(diff <= atol + rtol * std::fabs(e))) ++leaf.mismatched;
+  if (e != 0 && std::isfinite(e)) leaf.max_rel = std::max(leaf.max_rel, diff / std::fabs(e));
+  if (std::isinf(a) || std::isinf(e) || !(diff <= tol.atol + tol.rtol * std::fabs(e))) ++leaf.mismatched;
 }
 
-void compare_leaf(const Object& a, const Object& e, double rtol, double atol, LeafCheck& leaf) {
+void compare_leaf(const Object& a, const Object& e, const Tolerance& tol, LeafCheck& leaf) {
   leaf.expected = e.describe();
   leaf.actual = a.describe();
   if (e.is_tensor() != a.is_tensor()) {
@@ -89,10 +96,10 @@ void compare_leaf(const Object& a, const Object& e, double rtol, double atol, Le
       leaf.message = "dtype differs: expected " + leaf.expected + ", got " + leaf.actual;
     } else {
       const std::vector<double> av = to_doubles(at), ev = to_doubles(et);
-      for (size_t i = 0; i < av.size(); ++i) compare_numbers(av[i], ev[i], rtol, atol, leaf);
+      for (size_t i = 0; i < av.size(); ++i) compare_numbers(av[i], ev[i], tol, leaf);
     }
   } else if (is_numeric(e.value()) && is_numeric(a.value())) {
-    compare_numbers(numeric(a.value()), numeric(e.value()), rtol, atol, leaf);
+    compare_numbers(numeric(a.value()), numeric(e.value()), tol, leaf);
   } else if (!(a.value() == e.value())) {
     leaf.message = "expected " + e.value().repr() + ", got " + a.value().repr();
   }
@@ -100,7 +107,7 @@ void compare_leaf(const Object& a, const Object& e, double rtol, double atol, Le
   leaf.pass = leaf.message.empty() && leaf.mismatched == 0;
 }
 
-void walk(const Object& a, const Object& e, const std::string& path, double rtol, double atol,
+void walk(const Object& a, const Object& e, const std::string& path, const Tolerance& tol,
           std::vector<LeafCheck>& out) {
   auto structural = [&](const std::string& why) {
     LeafCheck leaf;
@@ -116,7 +123,7 @@ void walk(const Object& a, const Object& e, const std::string& path, double rtol
     if (!a.is_sequence() || a.items().size() != e.items().size())
       return structural("expected " + e.describe() + ", got " + a.describe());
     for (size_t i = 0; i < e.items().size(); ++i)
-      walk(a.items()[i], e.items()[i], path + "[" + std::to_string(i) + "]", rtol, atol, out);
+      walk(a.items()[i], e.items()[i], path + "[" + std::to_string(i) + "]", tol, out);
     return;
   }
   if (e.kind() == Object::Kind::Dict) {
@@ -136,7 +143,7 @@ void walk(const Object& a, const Object& e, const std::string& path, double rtol
         out.push_back(std::move(leaf));
         continue;
       }
-      walk(*av, ev, sub, rtol, atol, out);
+      walk(*av, ev, sub, tol, out);
     }
     return;
   }
@@ -144,7 +151,7 @@ void walk(const Object& a, const Object& e, const std::string& path, double rtol
     return structural("expected " + e.describe() + ", got " + a.describe());
   LeafCheck leaf;
   leaf.path = path;
-  compare_leaf(a, e, rtol, atol, leaf);
+  compare_leaf(a, e, tol, leaf);
   out.push_back(std::move(leaf));
 }
 
@@ -166,10 +173,12 @@ const char* check_status_name(CheckStatus s) {
   return "?";
 }
 
-std::vector<LeafCheck> compare_outputs(const Object& actual, const Object& expected, double rtol, double atol) {
+std::vector<LeafCheck> compare_outputs(const Object& actual, const Object& expected, double rtol, double atol,
+                                      bool equal_nan) {
   FX_CHECK(rtol >= 0 && atol >= 0, "tolerances must be non-negative");
+  const Tolerance tol{rtol, atol, equal_nan};
   std::vector<LeafCheck> out;
-  walk(actual, expected, "", rtol, atol, out);
+  walk(actual, expected, "", tol, out);
   return out;
 }
 
@@ -178,6 +187,7 @@ std::string CheckReport::to_json() const {
   j["status"] = check_status_name(status);
   j["rtol"] = rtol;
   j["atol"] = atol;
+  j["equal_nan"] = equal_nan;
   j["outputs"] = nlohmann::ordered_json::array();
   for (const LeafCheck& l : outputs) {
     nlohmann::ordered_json o;

@@ -241,14 +241,15 @@ Object Model::run(const std::vector<Object>& inputs, Profile* profile) {
 
 BufferPool::Stats Model::run_memory() const { return interpreter_ ? interpreter_->memory() : BufferPool::Stats{}; }
 
-CheckReport Model::check(double rtol, double atol) {
+CheckReport Model::check(double rtol, double atol, bool equal_nan) {
   CheckReport report;
   report.rtol = rtol;
   report.atol = atol;
+  report.equal_nan = equal_nan;
   const Reference& ref = gm_->reference();
   if (!ref.present) return report;  // status NoReference
   const Object actual = run(ref.inputs);
-  report.outputs = compare_outputs(actual, ref.outputs, rtol, atol);
+  report.outputs = compare_outputs(actual, ref.outputs, rtol, atol, equal_nan);
   report.status = CheckStatus::Pass;
   for (const LeafCheck& l : report.outputs)
     if (!l.pass) report.status = CheckStatus::Fail;

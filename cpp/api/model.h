@@ -63,8 +63,9 @@ class Model {
   // The runtime's tensor arena after the last run (runtime/interpreter.h memory()); zeros before any run.
   BufferPool::Stats run_memory() const;
 
-  // Runs the reference inputs stored in the file and compares with the stored outputs.
-  CheckReport check(double rtol = 1e-4, double atol = 1e-5);
+  // Runs the reference inputs stored in the file and compares with the stored outputs, as torch.allclose
+  // (api/check.h): NaN against NaN passes only with `equal_nan`.
+  CheckReport check(double rtol = 1e-4, double atol = 1e-5, bool equal_nan = false);
 
   std::vector<uint8_t> save() const;  // the same format, bytes ready for a file
 

@@ -267,8 +267,8 @@ std::string fx_reference(int handle) {
   });
 }
 
-std::string fx_check(int handle, double rtol, double atol) {
-  return guarded_raw("report", [&] { return entry(handle).model->check(rtol, atol).to_json(); });
+std::string fx_check(int handle, double rtol, double atol, bool equal_nan) {
+  return guarded_raw("report", [&] { return entry(handle).model->check(rtol, atol, equal_nan).to_json(); });
 }
 
 std::string fx_save(int handle) {

@@ -257,11 +257,12 @@ export class GraphModule {
   }
 
   /**
-   * Runs the stored reference inputs and compares with the stored outputs, as torch.allclose does.
-   * Resolves to {status: 'pass'|'fail'|'no_reference', rtol, atol, outputs: [{path, pass, max_abs, max_rel, …}]}.
+   * Runs the stored reference inputs and compares with the stored outputs, as torch.allclose does:
+   * infinities match only the same infinity, NaN matches nothing unless `equalNan` (torch's equal_nan=True).
+   * Resolves to {status: 'pass'|'fail'|'no_reference', rtol, atol, equal_nan, outputs: [{path, pass, max_abs, max_rel, …}]}.
    */
-  async check({ rtol = 1e-4, atol = 1e-5 } = {}) {
-    return this.#rt.call('fx_check', this.#live(), rtol, atol).report;
+  async check({ rtol = 1e-4, atol = 1e-5, equalNan = false } = {}) {
+    return this.#rt.call('fx_check', this.#live(), rtol, atol, !!equalNan).report;
   }
 
   /** The model in the .fxw format. */

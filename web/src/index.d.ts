@@ -212,6 +212,8 @@ export interface CheckReport {
   status: 'pass' | 'fail' | 'no_reference';
   rtol: number;
   atol: number;
+  /** Whether NaN counted as equal to NaN (the `equalNan` option). */
+  equal_nan: boolean;
   outputs: CheckOutput[];
 }
 
@@ -256,7 +258,7 @@ export class GraphModule {
   runSync(inputs: RunInputs, options: { profile: true }): { outputs: RunValue; profile: ProfileEntry[] };
   /** The reference inputs/outputs stored in the file, or null. */
   reference(): { inputs: RunValue[]; outputs: RunValue } | null;
-  check(options?: { rtol?: number; atol?: number }): Promise<CheckReport>;
+  check(options?: { rtol?: number; atol?: number; equalNan?: boolean }): Promise<CheckReport>;
   save(): Uint8Array;
   readonly disposed: boolean;
   /** Frees wasm memory; later use throws FxError. */
@@ -302,7 +304,7 @@ export class WorkerGraphModule {
   run(inputs: RunInputs, options?: { profile?: false; transfer?: boolean }): Promise<RunValue>;
   run(inputs: RunInputs, options: { profile: true; transfer?: boolean }): Promise<{ outputs: RunValue; profile: ProfileEntry[] }>;
   reference(): Promise<{ inputs: RunValue[]; outputs: RunValue } | null>;
-  check(options?: { rtol?: number; atol?: number }): Promise<CheckReport>;
+  check(options?: { rtol?: number; atol?: number; equalNan?: boolean }): Promise<CheckReport>;
   applyPass(name: PassName, options?: { inputs?: RunInputs }): Promise<boolean>;
   save(): Promise<Uint8Array>;
   /** Throws FxError: the Graph API needs the model on this thread. */

@@ -28,10 +28,43 @@ TEST(CheckTest, MismatchCountsElements) {
   EXPECT_NEAR(r[0].max_rel, 0.5 / 2.5, 1e-12);
 }
 
-TEST(CheckTest, NanEqualsNan) {
-  auto r = compare_outputs(f32({NAN}, {1}), f32({NAN}, {1}), 0, 0);
+// As torch.allclose(actual, expected, equal_nan=False): NaN is unequal to everything, NaN included.
+TEST(CheckTest, NanEqualsNanOnlyWhenAsked) {
+  auto r = compare_outputs(f32({NAN}, {1}), f32({NAN}, {1}), 1e-4, 1e-5);
+  EXPECT_FALSE(r[0].pass);
+  EXPECT_EQ(r[0].mismatched, 1);
+  r = compare_outputs(f32({NAN}, {1}), f32({NAN}, {1}), 1e-4, 1e-5, /*equal_nan=*/true);
   EXPECT_TRUE(r[0].pass);
-  r = compare_outputs(f32({1}, {1}), f32({NAN}, {1}), 0, 0);
+  r = compare_outputs(f32({1}, {1}), f32({NAN}, {1}), 1e-4, 1e-5, true);
+  EXPECT_FALSE(r[0].pass);
+  r = compare_outputs(f32({NAN}, {1}), f32({1}, {1}), 1e-4, 1e-5, true);
+  EXPECT_FALSE(r[0].pass);
+  r = compare_outputs(Object(Value::floating(NAN)), Object(Value::floating(NAN)), 1e-4, 1e-5);
+  EXPECT_FALSE(r[0].pass);
+}
+
+// An infinity is close only to the same infinity: atol + rtol * |inf| is inf, so the formula alone
+// would let -inf and any finite number pass against a stored +inf.
+TEST(CheckTest, InfinitiesEqualOnlyInSign) {
+  auto r = compare_outputs(f32({INFINITY, -INFINITY}, {2}), f32({INFINITY, -INFINITY}, {2}), 1e-4, 1e-5);
+  EXPECT_TRUE(r[0].pass);
+  EXPECT_EQ(r[0].max_abs, 0.0);
+  r = compare_outputs(f32({-INFINITY}, {1}), f32({INFINITY}, {1}), 1e-4, 1e-5);
+  EXPECT_FALSE(r[0].pass);
+  r = compare_outputs(f32({1.0f}, {1}), f32({INFINITY}, {1}), 1e-4, 1e-5);
+  EXPECT_FALSE(r[0].pass);
+  r = compare_outputs(f32({3.4e38f}, {1}), f32({-INFINITY}, {1}), 1, 1);
+  EXPECT_FALSE(r[0].pass);
+  r = compare_outputs(f32({INFINITY}, {1}), f32({1.0f}, {1}), 1, 1);
+  EXPECT_FALSE(r[0].pass);
+  r = compare_outputs(f32({INFINITY, 1, 2}, {3}), f32({-INFINITY, 1, 2}, {3}), 1e-4, 1e-5, true);
+  EXPECT_EQ(r[0].mismatched, 1);
+  r = compare_outputs(Object(Value::floating(-INFINITY)), Object(Value::floating(INFINITY)), 1e-4, 1e-5);
+  EXPECT_FALSE(r[0].pass);
+  // Finite values keep torch's formula: |a - e| <= atol + rtol * |e|.
+  r = compare_outputs(f32({1.0f + 1.5e-4f}, {1}), f32({1.0f}, {1}), 1e-4, 1e-4);
+  EXPECT_TRUE(r[0].pass);
+  r = compare_outputs(f32({1.0f + 2.5e-4f}, {1}), f32({1.0f}, {1}), 1e-4, 1e-4);
   EXPECT_FALSE(r[0].pass);
 }
 

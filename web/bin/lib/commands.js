@@ -167,7 +167,7 @@ export function checkCommand(file, opts) {
     bar.status('running the reference inputs…');
     let report;
     try {
-      report = await gm.check({ rtol: opts.rtol, atol: opts.atol });
+      report = await gm.check({ rtol: opts.rtol, atol: opts.atol, equalNan: !!opts.equalNan });
     } finally {
       bar.done();
     }
@@ -180,7 +180,7 @@ export function checkCommand(file, opts) {
     out(table(['output', 'shape/value', 'max abs err', 'max rel err', 'mismatched', 'result'],
       report.outputs.map((o) => [o.path || '(output)', o.expected, formatNumber(o.max_abs), formatNumber(o.max_rel),
         `${o.mismatched}/${o.numel}`, o.pass ? 'ok' : `FAIL${o.message ? `: ${o.message}` : ''}`])));
-    out(`check: ${report.status === 'pass' ? 'pass' : 'FAIL'} (rtol ${report.rtol}, atol ${report.atol})`);
+    out(`check: ${report.status === 'pass' ? 'pass' : 'FAIL'} (rtol ${report.rtol}, atol ${report.atol}${report.equal_nan ? ', NaN equal to NaN' : ''})`);
     return report.status === 'pass' ? 0 : 1;
   });
 }
