@@ -18,6 +18,7 @@
 
 #include "api/graph_edit.h"
 #include "api/model.h"
+#include "api/supported.h"
 #include "api/wire.h"
 #include "kernels/parallel.h"
 #include "serialize/reader.h"
@@ -306,6 +307,11 @@ std::string fx_run_memory(int handle) {
   });
 }
 
+// What the runtime supports (api/supported.h), for `fxwasm ops` and supportedOps().
+std::string fx_supported_ops() {
+  return guarded_raw("ops", [] { return supported_ops_json(); });
+}
+
 // The heap's size and the bytes malloc has handed out and not had back (dlmalloc's mallinfo), for tests
 // that check memory stays flat (tests/js/memory.test.js): the heap itself never shrinks, in-use bytes do.
 std::string fx_memory() {
@@ -354,6 +360,7 @@ EMSCRIPTEN_BINDINGS(fxwasm) {
   emscripten::function("fx_save", &fx::fx_save);
   emscripten::function("fx_release", &fx::fx_release);
   emscripten::function("fx_dispose", &fx::fx_dispose);
+  emscripten::function("fx_supported_ops", &fx::fx_supported_ops);
   emscripten::function("fx_memory", &fx::fx_memory);
   emscripten::function("fx_run_memory", &fx::fx_run_memory);
 }

@@ -5,6 +5,8 @@
 //   fxwasm_native bench FILE [--runs N]
 // loads FILE, runs its reference inputs N times (default 200) and prints the load time and the median and
 // best run times in ms (a native view of the per-run cost, e.g. under perf).
+//   fxwasm_native ops
+// prints what the runtime supports as JSON (api/supported.h), as `fxwasm ops --json` does from the wasm.
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include "api/model.h"
+#include "api/supported.h"
 #include "support/error.h"
 
 namespace {
@@ -86,6 +89,10 @@ int bench(const std::string& path, int runs) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 2 && std::string(argv[1]) == "ops") {
+    std::cout << fx::supported_ops_json() << "\n";
+    return 0;
+  }
   if (argc >= 3 && std::string(argv[1]) == "bench") {
     int runs = 200;
     if (argc == 5 && std::string(argv[3]) == "--runs") runs = std::atoi(argv[4]);

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// fxwasm command line (CONTRACT.md): table, code, info, run, check, bench, serve.
+// fxwasm command line (CONTRACT.md): table, code, info, run, check, bench, ops, serve.
 // Any failure prints `fxwasm: error: …` lines on stderr and exits 2 — never a stack trace or wasm text
 // (set FXWASM_DEBUG=1 to see the stack of an unexpected error).
 import fs from 'node:fs';
 import { Command, InvalidArgumentError, CommanderError } from 'commander';
-import { FxError } from '../src/index.js';
+import { FxError, supportedOps } from '../src/index.js';
 import * as commands from './lib/commands.js';
 import { threadsValueError } from '../src/threads.js';
 import { terminalText } from './lib/terminal.js';
@@ -85,12 +85,28 @@ function program() {
     .option('--threads <N>', "kernel threads, or 'auto' (the pthreads build; 1 where it cannot run)", threadsOption, 1)
     .option('--json', 'print JSON')
     .action(async (file, opts) => { process.exitCode = await commands.benchCommand(file, opts); });
+  p.command('ops').description('the targets, methods and module types the runtime supports')
+    .option('--json', 'print JSON: {"functions": […], "methods": […], "modules": […]}')
+    .action(async (opts) => { process.exitCode = await ops(opts); });
   p.command('serve').description('serve the playground (its page, the wasm build, the bundled examples) until stopped')
     .option('--port <P>', 'port to listen on (0 picks a free one)', number('--port', { integer: true }), 8080)
     .option('--host <H>', 'address to listen on', '127.0.0.1')
     .action(async (opts) => { process.exitCode = await serve(opts); });
   for (const cmd of p.commands) cmd.exitOverride().configureOutput({ outputError: () => {} });
   return p;
+}
+
+async function ops({ json }) {
+  const list = await supportedOps();
+  if (json) {
+    process.stdout.write(`${JSON.stringify(list, null, 1)}\n`);
+    return 0;
+  }
+  for (const [title, key] of [['call_function targets', 'functions'], ['call_method names', 'methods'],
+    ['call_module types', 'modules']]) {
+    process.stdout.write(`${title} (${list[key].length}):\n${list[key].map((n) => `  ${n}\n`).join('')}`);
+  }
+  return 0;
 }
 
 // The playground's own server, from wherever the package is installed (exit 2 with a message when the port

@@ -325,6 +325,9 @@ export function save(gm: GraphModule): Uint8Array;
 export function save(gm: WorkerGraphModule): Promise<Uint8Array>;
 /** A new GraphModule with an empty graph, to build a program from scratch. */
 export function create(): Promise<GraphModule>;
+/** Every call_function target, call_method name and leaf module type the runtime runs, each sorted. */
+export interface SupportedOps { functions: string[]; methods: string[]; modules: string[] }
+export function supportedOps(): Promise<SupportedOps>;
 
 export function readNpy(bytes: Uint8Array, name?: string): Tensor;
 export function writeNpy(t: Tensor): Uint8Array;

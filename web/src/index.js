@@ -2,6 +2,7 @@
 import { FxError } from './errors.js';
 import { GraphModule } from './graph_module.js';
 import { loadHere } from './loader.js';
+import { getRuntime } from './runtime.js';
 import { loadInWorker, WorkerGraphModule } from './worker_client.js';
 import { threadsValueError } from './threads.js';
 
@@ -35,6 +36,14 @@ export async function load(source, { onProgress, allowUnsupported = false, worke
  */
 export async function create() {
   return GraphModule.empty();
+}
+
+/**
+ * What this runtime can run: {functions, methods, modules} — every call_function target, call_method name
+ * and leaf module type it accepts, each sorted (the CLI's `fxwasm ops --json`).
+ */
+export async function supportedOps() {
+  return (await getRuntime()).call('fx_supported_ops').ops;
 }
 
 /** The model in the .fxw format, as bytes ready for a file or a download. */
