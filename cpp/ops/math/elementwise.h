@@ -16,6 +16,7 @@
 #include "ops/number.h"
 #include "ops/tensor_util.h"
 #include "tensor/broadcast.h"
+#include "tensor/layout.h"
 #include "tensor/promote.h"
 
 namespace fx {
@@ -51,6 +52,13 @@ Tensor binary_map(const Operand& a, const Operand& b, DType compute, const char*
   Tensor ta = to_dtype(a.as(compute), kdt), tb = to_dtype(b.as(compute), kdt);
   Shape shape = broadcast_shapes(ta.shape(), tb.shape());
   Shape sa = broadcast_strides(ta, shape), sb = broadcast_strides(tb, shape);
+  // The result laid out as torch lays it out (tensor/layout.h): computed in that order, then viewed back.
+  const std::vector<int64_t> order = elementwise_order(shape, {&sa, &sb});
+  if (!order.empty()) {
+    shape = permuted(shape, order);
+    sa = permuted(sa, order);
+    sb = permuted(sb, order);
+  }
   Tensor out = Tensor::empty(shape, kBoolOut ? DType::Bool : kdt);
   auto run = [&](auto tag) {
     using T = decltype(tag);
@@ -61,6 +69,7 @@ Tensor binary_map(const Operand& a, const Operand& b, DType compute, const char*
                             [&](T x, T y) { return static_cast<R>(fn(x, y)); });
   };
   dispatch_elementwise<kMode>(kdt, op, run);
+  if (!order.empty()) out = unpermuted_view(out, order);
   return (kBoolOut || kdt == compute) ? out : to_dtype(out, compute);
 }
 
@@ -69,15 +78,22 @@ template <bool kBoolOut, Compute kMode = Compute::Wide, typename Maker>
 Tensor unary_map(const Tensor& x, DType compute, const char* op, Maker&& make) {
   const DType kdt = kMode == Compute::Exact ? compute_dtype(compute) : wide_dtype(compute);
   Tensor tx = to_dtype(x, kdt);
-  Tensor out = Tensor::empty(tx.shape(), kBoolOut ? DType::Bool : kdt);
+  Shape shape = tx.shape(), strides = tx.strides();
+  const std::vector<int64_t> order = elementwise_order(shape, {&strides});  // as binary_map
+  if (!order.empty()) {
+    shape = permuted(shape, order);
+    strides = permuted(strides, order);
+  }
+  Tensor out = Tensor::empty(shape, kBoolOut ? DType::Bool : kdt);
   auto run = [&](auto tag) {
     using T = decltype(tag);
     using R = std::conditional_t<kBoolOut, bool, T>;
     auto fn = make(tag);
-    kernels::unary_strided(static_cast<int>(tx.dim()), tx.shape().data(), tx.data<T>(), tx.strides().data(),
+    kernels::unary_strided(static_cast<int>(shape.size()), shape.data(), tx.data<T>(), strides.data(),
                            out.data<R>(), [&](T v) { return static_cast<R>(fn(v)); });
   };
   dispatch_elementwise<kMode>(kdt, op, run);
+  if (!order.empty()) out = unpermuted_view(out, order);
   return (kBoolOut || kdt == compute) ? out : to_dtype(out, compute);
 }
 

@@ -97,6 +97,22 @@ std::pair<Tensor, Tensor> sdpa(const Tensor& q0, const Tensor& k0, const Tensor&
 
 Tensor opt_tensor(const Args& a, size_t i) { return a.is_none(i) ? Tensor() : a.tensor(i); }
 
+// torch's CPU attention allocates its output like the query (empty_like keeps its dim order): a query that
+// is a transposed view of [B, L, H, E] gives an output laid out [B, L, H, E] too. Exported graphs (HF's
+// attention: sdpa → transpose(1, 2) → view) `view` that result, which only works with those strides.
+Tensor laid_out_like(const Tensor& out, const Tensor& q) {
+  if (out.dim() != q.dim()) return out;
+  std::vector<int64_t> order(static_cast<size_t>(q.dim()));
+  for (int64_t d = 0; d < q.dim(); ++d) order[d] = d;
+  std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) { return q.strides()[x] > q.strides()[y]; });
+  bool identity = true;
+  for (size_t i = 0; i < order.size(); ++i) identity = identity && order[i] == static_cast<int64_t>(i);
+  if (identity) return out;
+  std::vector<int64_t> inverse(order.size());
+  for (size_t i = 0; i < order.size(); ++i) inverse[order[i]] = static_cast<int64_t>(i);
+  return permute_view(permute_view(out, order).contiguous(), inverse);
+}
+
 Object sdpa_op(const OpCall& call) {
   static const Schema schema("scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, "
                              "is_causal=False, scale=None, enable_gqa=False)");
@@ -105,8 +121,9 @@ Object sdpa_op(const OpCall& call) {
     throw FxError("scaled_dot_product_attention: dropout_p must be 0 at inference");
   if (a.boolean(5) && !a.is_none(3))
     throw FxError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True");
-  return sdpa(a.tensor(0), a.tensor(1), a.tensor(2), opt_tensor(a, 3), a.boolean(5), opt_double(a, 6),
-              a.boolean(7)).first;
+  Tensor out = sdpa(a.tensor(0), a.tensor(1), a.tensor(2), opt_tensor(a, 3), a.boolean(5), opt_double(a, 6),
+                    a.boolean(7)).first;
+  return laid_out_like(out, a.tensor(0));
 }
 
 Object flash_cpu_op(const OpCall& call) {
@@ -114,15 +131,7 @@ Object flash_cpu_op(const OpCall& call) {
                              "is_causal=False, *, attn_mask=None, scale=None)");
   Args a = schema.parse(call);
   auto r = sdpa(a.tensor(0), a.tensor(1), a.tensor(2), opt_tensor(a, 5), a.boolean(4), opt_double(a, 6), false);
-  // torch allocates this output like the query (empty_like keeps its dim order); the graphs make_fx
-  // records then `view` the permuted result, which only works with those strides.
-  const Tensor& q = a.tensor(0);
-  std::vector<int64_t> order(static_cast<size_t>(q.dim()));
-  for (int64_t d = 0; d < q.dim(); ++d) order[d] = d;
-  std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) { return q.strides()[x] > q.strides()[y]; });
-  std::vector<int64_t> inverse(order.size());
-  for (size_t i = 0; i < order.size(); ++i) inverse[order[i]] = static_cast<int64_t>(i);
-  r.first = permute_view(permute_view(r.first, order).contiguous(), inverse);
+  r.first = laid_out_like(r.first, a.tensor(0));  // as torch's (make_fx graphs view it too)
   return Object::tuple({r.first, r.second});
 }
 
