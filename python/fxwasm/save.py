@@ -36,8 +36,47 @@ def json_depth(obj):
 
 
 # ---------------------------------------------------------------------------------------------- tracing
+# Higher-order ops torch.export leaves around code that only sets a mode: inlined by run_decompositions({}).
+_MODE_SCOPES = {"wrap_with_set_grad_enabled", "wrap_with_autocast"}
+_MAX_DECOMPOSITION_ROUNDS = 4
+
+
+def _higher_order_ops(ep):
+    return {n.target.name() for n in ep.graph.nodes
+            if n.op == "call_function" and isinstance(n.target, torch._ops.HigherOrderOperator)}
+
+
+def _lower_exported(ep):
+    """The ExportedProgram with mode-only higher-order ops inlined and every op the runtime cannot run
+    decomposed (torch's own decompositions, Core ATen), keeping whole the ops it runs — SDPA, layer_norm,
+    linear, convolution — which it runs faster whole. Other higher-order ops are an error naming the node."""
+    from .support import unsupported_nodes
+    hops = _higher_order_ops(ep)
+    if hops:
+        other = sorted(hops - _MODE_SCOPES)
+        if other:
+            node = next(n.name for n in ep.graph.nodes if n.op == "call_function"
+                        and isinstance(n.target, torch._ops.HigherOrderOperator) and n.target.name() == other[0])
+            raise ExportError(f"higher-order operator {other[0]} (control flow or a subgraph call) is not "
+                              "supported by the runtime", node)
+        ep = ep.run_decompositions({})
+    table = torch.export.default_decompositions()
+    for _ in range(_MAX_DECOMPOSITION_ROUNDS):
+        missing = {target for kind, target, _ in unsupported_nodes(ep.module()) if kind == "function"}
+        wanted = {}
+        for op in list(table.keys()):
+            if str(op) in missing:
+                wanted[op] = table[op]
+        if not wanted:
+            break
+        ep = ep.run_decompositions(wanted)
+    return ep
+
+
 def _from_exported(ep):
+    ep = _lower_exported(ep)
     gm = ep.module()
+    gm._fxwasm_range_constraints = dict(ep.range_constraints)  # the dynamic dimensions' ranges
     # torch.export adds a call to a guard-checking submodule; it is not part of the model's computation
     for node in list(gm.graph.nodes):
         if node.op == "call_module" and node.target == "_guards_fn" and not node.users:
@@ -61,7 +100,17 @@ def _user_frame(exc):
     return where + (f" (`{f.line.strip()}`)" if f.line else "")
 
 
-def trace(model, example_inputs=None, tracer="symbolic"):
+def _export(model, example_inputs, example_kwargs, dynamic_shapes):
+    try:
+        # without autograd: a @torch.no_grad() helper (e.g. rotary embeddings) then needs no mode scope
+        with torch.no_grad():
+            return torch.export.export(model, tuple(example_inputs or ()), example_kwargs or None,
+                                       dynamic_shapes=dynamic_shapes)
+    except Exception as e:
+        raise ExportError(f"torch.export.export failed{_user_frame(e)}: {type(e).__name__}: {e}") from e
+
+
+def trace(model, example_inputs=None, tracer="symbolic", example_kwargs=None, dynamic_shapes=None):
     """(GraphModule, tracer name, source module for the root's type and hyperparameters)."""
     if isinstance(model, torch.export.ExportedProgram):
         return _from_exported(model), "export", None
@@ -77,7 +126,9 @@ def trace(model, example_inputs=None, tracer="symbolic"):
                               "(control flow on inputs cannot be traced symbolically; try tracer='aten' "
                               "or tracer='export' with example inputs)") from e
         return gm, "symbolic", model if isinstance(model, torch.nn.Module) else None
-    if example_inputs is None:
+    if (example_kwargs or dynamic_shapes is not None) and tracer != "export":
+        raise ExportError(f"example_kwargs and dynamic_shapes go with tracer='export' (got tracer={tracer!r})")
+    if example_inputs is None and not example_kwargs:
         raise ExportError(f"tracer '{tracer}' needs example_inputs")
     if tracer == "aten":
         from torch.fx.experimental.proxy_tensor import make_fx
@@ -89,10 +140,7 @@ def trace(model, example_inputs=None, tracer="symbolic"):
         except Exception as e:
             raise ExportError(f"make_fx failed: {type(e).__name__}: {e}") from e
         return gm, "aten", model if isinstance(model, torch.nn.Module) else None
-    try:
-        ep = torch.export.export(model, tuple(example_inputs))
-    except Exception as e:
-        raise ExportError(f"torch.export.export failed: {type(e).__name__}: {e}") from e
+    ep = _export(model, example_inputs, example_kwargs, dynamic_shapes)
     return _from_exported(ep), "export", model
 
 
@@ -246,15 +294,52 @@ def _clone(x):
     return x
 
 
-def build_program(gm, tracer, example_inputs=None, reference=True, root_source=None):
+def _flat_inputs(gm, example_inputs, example_kwargs):
+    """The example inputs in placeholder order: (args, kwargs) flattened as the graph's input spec does
+    (torch.export orders keyword inputs by the signature, not by the call)."""
+    if not example_kwargs:
+        return pytree.tree_leaves(tuple(example_inputs or ()))
+    spec = getattr(gm, "_in_spec", None)
+    keys = list(example_kwargs)
+    if spec is not None and spec.num_children == 2 and spec.child(1).type is dict:
+        keys = list(spec.child(1).context)
+    missing = [k for k in keys if k not in example_kwargs]
+    if missing:
+        raise ExportError(f"example_kwargs lack {', '.join(missing)}, which the graph takes")
+    return pytree.tree_leaves((tuple(example_inputs or ()), {k: example_kwargs[k] for k in keys}))
+
+
+def _symbolic_dims(node):
+    """["s0", None, …] for a placeholder whose example value has symbolic sizes (torch.export with
+    dynamic_shapes), else None."""
+    val = node.meta.get("val")
+    if not isinstance(val, torch.Tensor):
+        return None
+    dims = [str(d) if isinstance(d, torch.SymInt) and not d.node.is_constant() else None for d in val.shape]
+    return dims if any(d is not None for d in dims) else None
+
+
+def _symbol_ranges(ranges):
+    """{"s0": {"min": 2, "max": 1024}} from an ExportedProgram's range_constraints (max null: unbounded)."""
+    out = {}
+    for sym, vr in (ranges or {}).items():
+        name = str(sym)
+        if not name.isidentifier():
+            continue
+        lo, hi = vr.lower, vr.upper
+        out[name] = {"min": int(lo) if lo.is_finite else None, "max": int(hi) if hi.is_finite else None}
+    return out
+
+
+def build_program(gm, tracer, example_inputs=None, reference=True, root_source=None, example_kwargs=None):
     """(program dict, [(tensor name, tensor)]) for a GraphModule."""
     tensors = _collect_tensors(gm, root_source)
 
     ref = None
     ref_tensors = []
     shapes = {}
-    if example_inputs is not None:
-        flat = pytree.tree_leaves(tuple(example_inputs))
+    if example_inputs is not None or example_kwargs:
+        flat = _flat_inputs(gm, example_inputs, example_kwargs)
         placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
         if len(flat) != len(placeholders):
             raise ExportError(f"example_inputs give {len(flat)} values but the graph has "
@@ -293,6 +378,10 @@ def build_program(gm, tracer, example_inputs=None, reference=True, root_source=N
         trace_text = node.meta.get("stack_trace")
         if isinstance(trace_text, str) and trace_text:
             meta["stack_trace"] = _clip_string(portable_stack_trace(trace_text))
+        if node.op == "placeholder":
+            sym_dims = _symbolic_dims(node)
+            if sym_dims is not None:
+                meta["sym_dims"] = sym_dims  # these sizes may change from run to run (program.symbols)
         if node.meta.get("is_wrapped") is True:  # symbolic_trace's autowrapped functions (math.sqrt, ...):
             meta["is_wrapped"] = True            # the code starts with torch.fx.wrap("math_sqrt") for them
         if meta:
@@ -312,6 +401,9 @@ def build_program(gm, tracer, example_inputs=None, reference=True, root_source=N
         "modules": modules,
         "tensors": {name: kind for name, (kind, _) in tensors.items()},
     }
+    symbols = _symbol_ranges(getattr(gm, "_fxwasm_range_constraints", None))
+    if symbols:
+        program["symbols"] = symbols
     structure = pytree_structure(gm)
     if structure is not None:
         program["pytree"] = structure
@@ -323,14 +415,22 @@ def build_program(gm, tracer, example_inputs=None, reference=True, root_source=N
     return program, stored
 
 
-def dumps(model, example_inputs=None, tracer="symbolic", reference=True, tracer_name=None):
-    """The .fxw bytes of a model, GraphModule or ExportedProgram."""
+def dumps(model, example_inputs=None, tracer="symbolic", reference=True, tracer_name=None, example_kwargs=None,
+          dynamic_shapes=None, allow_unsupported=False):
+    """The .fxw bytes of a model, GraphModule or ExportedProgram (see save)."""
+    from .support import describe, unsupported_nodes
     if isinstance(example_inputs, torch.Tensor):
         example_inputs = (example_inputs,)
     if example_inputs is not None:
         example_inputs = tuple(example_inputs)
-    gm, used, root_source = trace(model, example_inputs, tracer)
-    program, stored = build_program(gm, tracer_name or used, example_inputs, reference, root_source)
+    gm, used, root_source = trace(model, example_inputs, tracer, example_kwargs, dynamic_shapes)
+    if not allow_unsupported:
+        missing = unsupported_nodes(gm)
+        if missing:
+            raise ExportError("the fxwasm runtime cannot run this graph: unsupported " + describe(missing) +
+                              " (allow_unsupported=True saves it anyway, for inspection)")
+    program, stored = build_program(gm, tracer_name or used, example_inputs, reference, root_source,
+                                    example_kwargs)
     metadata = {"format": "fxwasm", "format_version": "1",
                 "program": json.dumps(program, separators=(",", ":"), allow_nan=False)}
     try:
@@ -339,9 +439,16 @@ def dumps(model, example_inputs=None, tracer="symbolic", reference=True, tracer_
         raise ExportError(str(e)) from None
 
 
-def save(model, path, example_inputs=None, tracer="symbolic", reference=True):
-    """Write `model` (nn.Module, callable, GraphModule or ExportedProgram) to `path` as .fxw."""
-    data = dumps(model, example_inputs, tracer, reference)
+def save(model, path, example_inputs=None, tracer="symbolic", reference=True, example_kwargs=None,
+         dynamic_shapes=None, allow_unsupported=False):
+    """Write `model` (nn.Module, callable, GraphModule or ExportedProgram) to `path` as .fxw.
+
+    tracer: "symbolic" (torch.fx.symbolic_trace), "aten" (make_fx) or "export" (torch.export.export, with
+    `example_kwargs` and `dynamic_shapes` passed as torch takes them; the symbols' ranges are kept in the
+    file so the runtime accepts other sizes). A graph with ops the runtime cannot run is refused here,
+    naming them, unless `allow_unsupported` (the file then loads for inspection only)."""
+    data = dumps(model, example_inputs, tracer, reference, example_kwargs=example_kwargs,
+                 dynamic_shapes=dynamic_shapes, allow_unsupported=allow_unsupported)
     path = os.fspath(path)
     tmp = path + ".tmp"
     with open(tmp, "wb") as f:

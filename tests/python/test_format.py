@@ -166,7 +166,7 @@ def test_args_of_every_kind_round_trip(tmp_path):
     g.output((m, {"y": y}))
     gm = torch.fx.GraphModule(nn.Module(), g)
     path = tmp_path / "args.fxw"
-    fxwasm.save(gm, path)
+    fxwasm.save(gm, path, allow_unsupported=True)  # helper_fn is no op of the runtime: a format-only file
     f = reader.read(path)
     node = f.nodes[1]
     assert node["target"] == "test_format.helper_fn" or node["target"].endswith(".helper_fn")
@@ -378,3 +378,36 @@ def test_dynamo_backend_with_dynamic_shapes_stores_concrete_sizes(tmp_path):
     assert [v for v, k in zip(inputs, kinds) if k == "torch.SymInt"] == [3, 4]
     (stored,) = reader.resolve(f_.reference["outputs"], f_)
     assert torch.equal(stored, out)
+
+
+def test_a_graph_the_runtime_cannot_run_is_refused_at_export_naming_what_is_missing(tmp_path):
+    g = torch.fx.Graph()
+    x = g.placeholder("x")
+    y = g.call_function(helper_fn, (x,))
+    z = g.call_method("no_such_method", (y,))
+    g.output(g.call_function(torch.relu, (z,)))
+    gm = torch.fx.GraphModule(nn.Module(), g)
+    with pytest.raises(fxwasm.ExportError) as e:
+        fxwasm.save(gm, tmp_path / "x.fxw")
+    assert str(e.value) == ("the fxwasm runtime cannot run this graph: unsupported test_format.helper_fn (nodes: "
+                            "helper_fn); method no_such_method (nodes: no_such_method) (allow_unsupported=True "
+                            "saves it anyway, for inspection)")
+    assert not (tmp_path / "x.fxw").exists()
+    fxwasm.save(gm, tmp_path / "x.fxw", allow_unsupported=True)
+    assert (tmp_path / "x.fxw").exists()
+
+
+def test_export_decomposes_what_the_runtime_lacks_and_keeps_what_it_runs_whole():
+    class M(nn.Module):
+        def forward(self, x, mask):
+            # aten.__and__ (no runtime op) decomposes to bitwise_and; layer_norm and sdpa stay whole
+            keep = (mask > 0) & (x.sum(-1, keepdim=True) > -100)
+            q = torch.nn.functional.layer_norm(x, (8,))
+            att = torch.nn.functional.scaled_dot_product_attention(q, q, q, attn_mask=keep.unsqueeze(1))
+            return att
+    from fxwasm.save import trace
+    x, mask = torch.randn(2, 4, 8), torch.ones(2, 4, 1)
+    gm, _, _ = trace(M().eval(), (x,), "export", {"mask": mask})
+    targets = {str(n.target) for n in gm.graph.nodes if n.op == "call_function"}
+    assert "aten.__and__.Tensor" not in targets and "aten.bitwise_and.Tensor" in targets
+    assert {"aten.layer_norm.default", "aten.scaled_dot_product_attention.default"} <= targets
