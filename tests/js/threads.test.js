@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as fxwasm from '../../web/src/index.js';
 import { getRuntime, getRuntimeForLoad, threadsStartError } from '../../web/src/runtime.js';
-import { CLI, ROOT, TOY } from './helpers.js';
+import { CLI, ROOT, TOY, addWeightFxw, reluFxw } from './helpers.js';
 
 const RESNET18 = path.join(ROOT, '.cache', 'corpus', 'resnet18.fxw');
 
@@ -145,4 +145,40 @@ test('threads: `fxwasm bench --threads 2` runs on 2 threads and the process exit
   const j = JSON.parse(r.stdout);
   expect(j.threads).toBe(2);
   expect(j.times_ms).toHaveLength(3);
+});
+
+// Every error used to read "internal error: unknown exception" in the pthreads build: typed catch clauses
+// never matched there (cpp/bindings/wasm_eh_threads.cpp says why). The same calls, the same messages.
+test('threads: errors carry the same message (and node) in the pthreads build as in one thread', async () => {
+  const cases = [
+    [addWeightFxw({ meta: false }), [fxwasm.tensor(new Float32Array(4), [4])]],  // the op's broadcast error
+    [addWeightFxw({ meta: true }), [fxwasm.tensor(new Float32Array(4), [4])]],   // the placeholder check
+    [reluFxw(), [fxwasm.tensor(new Int32Array(2), [2], 'int32')]],
+    [reluFxw(), []],
+  ];
+  for (const [file, inputs] of cases) {
+    const errors = [];
+    for (const threads of [1, 2]) {
+      const gm = await fxwasm.load(file, { threads });
+      try {
+        await gm.run(inputs);
+        errors.push(null);
+      } catch (e) {
+        expect(e).toBeInstanceOf(fxwasm.FxError);
+        errors.push({ message: e.message, node: e.node });
+      } finally {
+        gm.dispose();
+      }
+    }
+    expect(errors[0]).not.toBeNull();
+    expect(errors[0].message).not.toMatch(/internal error/);
+    expect(errors[1]).toEqual(errors[0]);
+  }
+  // A load error too (unsupported op), and the core's own typed catch (constant folding skips what fails).
+  const loadErrors = [];
+  for (const threads of [1, 2]) {
+    loadErrors.push(await fxwasm.load(reluFxw({ target: 'torch.no_such_op' }), { threads }).then(() => null, (e) => e.message));
+  }
+  expect(loadErrors[0]).toMatch(/torch\.no_such_op/);
+  expect(loadErrors[1]).toBe(loadErrors[0]);
 });

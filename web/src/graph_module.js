@@ -211,7 +211,7 @@ export class GraphModule {
             try {
               return decodeTensors(rt, Number(text.slice(1)), rt.wireDtypeNames);
             } finally {
-              rt.module.fx_release_outputs(handle);
+              rt.callRaw('fx_release_outputs', handle);
             }
           }
           reply = unwrapReply(text);

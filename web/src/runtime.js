@@ -33,15 +33,33 @@ class Runtime {
 
   /** As call(), but answers the reply's text unread. */
   callRaw(name, ...args) {
-    if (this.broken) throw new FxError(`the WebAssembly runtime stopped earlier (${this.broken}); load the model again`);
+    return this.guard(name, () => this.module[name](...args));
+  }
+
+  /**
+   * Runs `fn`, which calls into the module (a bound function or _free). Bound functions never
+   * throw (each catches everything in C++), so whatever is thrown here is a trap (divide by zero,
+   * unreachable, out-of-bounds memory, a stack overflow caught by -sSTACK_OVERFLOW_CHECK, an abort): the
+   * instance's memory can no longer be trusted. It is marked broken — its models answer FxError from now on,
+   * the next load() starts a fresh instance — and the call throws FxError. Other instances are untouched.
+   */
+  guard(name, fn) {
+    if (this.broken) {
+      throw new FxError(`the WebAssembly runtime was reset after a crash (${this.broken}); load the model again`);
+    }
     try {
-      return this.module[name](...args);
+      return fn();
     } catch (e) {
-      // Only a trap or an abort gets here: record it and start afresh on the next load().
-      this.broken = e && e.message ? e.message.split('\n')[0] : String(e);
-      if (current && this === currentRuntime) current = null;
-      if (this === singleAsideRuntime) singleAside = null;
-      throw new FxError(`internal error in the WebAssembly runtime during ${name}: ${this.broken}`, { cause: e });
+      if (e instanceof FxError) throw e;
+      if (e instanceof TypeError || (e && e.name === 'BindingError')) {
+        // Embind refused an argument before entering the module (e.g. a size past 2^32): nothing ran.
+        throw new FxError(`${name}: ${e.message}`, { cause: e });
+      }
+      const why = e && e.message ? e.message.split('\n')[0] : String(e);
+      // Emscripten's abort text, "Aborted(why). Build with -s ASSERTIONS=1…", as "aborted: why".
+      markBroken(this, why.replace(/^Aborted\((.*)\)(\. Build with.*)?$/, (_, m) => (m ? `aborted: ${m}` : 'aborted')));
+      throw new FxError(`the WebAssembly runtime crashed during ${name} (${this.broken}); ` +
+        'its models are lost: load them again (a fresh runtime starts on the next load)', { cause: e });
     }
   }
 
@@ -53,7 +71,7 @@ class Runtime {
   }
 
   free(ptr) {
-    if (ptr) this.module._free(ptr);
+    if (ptr && !this.broken) this.guard('free', () => this.module._free(ptr));
   }
 
   /**
@@ -61,7 +79,7 @@ class Runtime {
    * for other calls (which copy it) the caller frees it.
    */
   copyInput(bytes) {
-    const ptr = this.module.fx_alloc_input(bytes.byteLength);
+    const ptr = this.guard('fx_alloc_input', () => this.module.fx_alloc_input(bytes.byteLength));
     if (!ptr) throw new FxError(`out of memory: cannot allocate ${bytes.byteLength} bytes in the WebAssembly heap`);
     this.heap.set(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), ptr);
     return ptr;
@@ -70,7 +88,7 @@ class Runtime {
   /** The core's run scratch as `n` doubles (moves when it grows; valid until the next heap growth). */
   scratch(n) {
     if (!this.scratchPtr || this.scratchSize < n) {
-      const ptr = this.module.fx_scratch(Math.max(n, 64));
+      const ptr = this.guard('fx_scratch', () => this.module.fx_scratch(Math.max(n, 64)));
       if (!ptr) throw new FxError('out of memory: cannot allocate the run descriptor in the WebAssembly heap');
       this.scratchPtr = ptr;
       this.scratchSize = Math.max(n, 64);
@@ -94,6 +112,24 @@ class Runtime {
 }
 
 let currentRuntime = null;
+
+/** Takes a trapped instance out of service: no later load() gets it; its pthread workers are stopped. */
+function markBroken(rt, why) {
+  rt.broken = why;
+  if (currentSettled === rt) {
+    current = null;
+    currentSettled = null;
+  }
+  if (singleAsideRuntime === rt) {
+    singleAside = null;
+    singleAsideRuntime = null;
+  }
+  try {
+    rt.module.PThread?.terminateAllThreads?.();
+  } catch {
+    // Nothing more to free: the instance is dropped either way.
+  }
+}
 
 // threads > 1: the pthreads variant with threads − 1 workers; if it cannot start, one thread.
 async function instantiate(threads) {
