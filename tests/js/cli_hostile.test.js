@@ -118,6 +118,19 @@ describe('output hygiene: control characters from a file are shown as escapes', 
     expect(r.stderr).not.toMatch(RAW);
   });
 
+  test('the progress line shows a file name with control characters escaped', () => {
+    const file = path.join(tmp, 'odd\u001b]0;title\u0007.fxw');
+    fs.copyFileSync(TOY, file);
+    const r = spawnSync(process.execPath, [CLI, 'info', file], {
+      encoding: 'utf8', env: { ...process.env, FXWASM_PROGRESS: 'always', FXWASM_PROGRESS_DELAY_MS: '0' },
+    });
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain('loading ');
+    expect(r.stderr).toContain('odd\\x1b]0;title\\x07.fxw');
+    expect(r.stderr).not.toContain('\u001b]0;');  // the progress line's own \r\x1b[K stays
+    expect(r.stdout).not.toContain('\u001b]0;');
+  });
+
   test('terminalText / terminalJson', () => {
     expect(terminalText('a\u001bb\tc\nd\u202ee\u0085')).toBe('a\\x1bb\\x09c\nd\\u202ee\\x85');
     const v = { s: 'x\u001b\u0085\u202e' };

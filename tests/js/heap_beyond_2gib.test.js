@@ -21,7 +21,7 @@ function bigActivationFxw(n) {
 }
 
 // () → sum(a) + sum(b) with a, b = torch.ones(n) both alive at once (a is used after b is made): 8n bytes.
-// (One block cannot pass 2 GiB: malloc's sbrk takes a signed increment.)
+// (One block cannot reach 2 GiB: dlmalloc asks sbrk, whose step is signed, for under half the address space.)
 function twoActivationsFxw(n) {
   return makeFxw({
     producer: { torch: '2.15.0', exporter: '0.1.0', tracer: 'graph' },

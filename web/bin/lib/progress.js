@@ -2,6 +2,8 @@
 // (so pipes, logs and --json consumers never see it) and only once an operation has lasted a moment, so
 // quick commands print nothing. FXWASM_PROGRESS=always forces it (for tests), =never turns it off;
 // FXWASM_PROGRESS_DELAY_MS sets the moment (400 ms).
+import { terminalText } from './terminal.js';
+
 const mode = process.env.FXWASM_PROGRESS || 'auto';
 const DELAY_MS = mode === 'always' ? 0 : Number(process.env.FXWASM_PROGRESS_DELAY_MS || 400);
 const WIDTH = 24;
@@ -25,8 +27,9 @@ export function progress(label) {
   const enabled = progressEnabled();
   const start = Date.now();
   let shown = false;
+  const shownLabel = terminalText(label);  // a file name may hold control characters too
   const draw = (text) => {
-    process.stderr.write(`\r\x1b[K${label} ${text}`);
+    process.stderr.write(`\r\x1b[K${shownLabel} ${text}`);
     shown = true;
   };
   return {
