@@ -1,5 +1,9 @@
 #include "ops/tensor_util.h"
 
+#include <cmath>
+#include <cstdint>
+#include <string>
+
 #include "kernels/convert.h"
 #include "ops/dispatch.h"
 #include "support/error.h"
@@ -33,6 +37,70 @@ Tensor scalar_tensor(Number n, DType dtype) {
     *out.data<D>() = n.is_float() ? kernels::convert_value<D>(n.d) : kernels::convert_value<D>(n.i);
   });
   return out;
+}
+
+namespace {
+
+// c10's names for the C++ types, as its overflow message spells them.
+const char* c10_type_name(DType dtype) {
+  switch (dtype) {
+    case DType::Float32: return "float";
+    case DType::Float64: return "double";
+    case DType::Float16: return "c10::Half";
+    case DType::BFloat16: return "c10::BFloat16";
+    case DType::Int64: return "int64_t";
+    case DType::Int32: return "int";
+    case DType::Int16: return "int16_t";
+    case DType::Int8: return "int8_t";
+    case DType::UInt8: return "uint8_t";
+    case DType::Bool: return "bool";
+  }
+  return "?";
+}
+
+// [lowest, max] of an integer dtype, as doubles and as int64 (uint8's max is 255).
+void int_range(DType dtype, int64_t* lo, int64_t* hi) {
+  switch (dtype) {
+    case DType::Int64: *lo = INT64_MIN, *hi = INT64_MAX; return;
+    case DType::Int32: *lo = INT32_MIN, *hi = INT32_MAX; return;
+    case DType::Int16: *lo = INT16_MIN, *hi = INT16_MAX; return;
+    case DType::Int8: *lo = INT8_MIN, *hi = INT8_MAX; return;
+    default: *lo = 0, *hi = UINT8_MAX; return;
+  }
+}
+
+}  // namespace
+
+bool number_fits(Number n, DType dtype, bool strict_unsigned) {
+  if (dtype == DType::Bool || dtype == DType::Float64) return true;
+  if (dtype_is_floating(dtype)) {
+    const double v = n.as_double();
+    if (!std::isfinite(v)) return true;
+    // float16, float32: within the largest finite value; bfloat16: unless it rounds to inf, i.e. below
+    // the midpoint between its largest value (2 - 2^-7) * 2^127 and 2^128 (what the reference torch does).
+    if (dtype == DType::BFloat16) return std::fabs(v) < std::ldexp(2.0 - 1.0 / 256, 127);
+    return std::fabs(v) <= (dtype == DType::Float16 ? 65504.0 : 3.4028234663852886e38);
+  }
+  int64_t lo, hi;
+  int_range(dtype, &lo, &hi);
+  if (n.is_float()) {  // truncation toward zero must land in range: lowest <= v < max + 1
+    const double v = n.d;
+    return std::isfinite(v) && v >= static_cast<double>(lo) && v < static_cast<double>(hi) + 1.0;
+  }
+  if (dtype == DType::UInt8 && !strict_unsigned) return n.i <= hi && n.i >= -hi;  // negatives wrap (two's complement)
+  return n.i >= lo && n.i <= hi;
+}
+
+Tensor checked_scalar_tensor(Number n, DType dtype, DType check_as) {
+  if (!number_fits(n, check_as))
+    throw FxError(std::string("value cannot be converted to type ") + c10_type_name(check_as) + " without overflow");
+  return scalar_tensor(n, dtype);
+}
+
+Tensor checked_scalar_tensor(Number n, DType dtype, bool strict_unsigned) {
+  if (!number_fits(n, dtype, strict_unsigned))
+    throw FxError(std::string("value cannot be converted to type ") + c10_type_name(dtype) + " without overflow");
+  return scalar_tensor(n, dtype);
 }
 
 Number tensor_item(const Tensor& t) {

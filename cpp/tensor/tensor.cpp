@@ -103,7 +103,17 @@ Shape contiguous_strides(const Shape& shape) {
   return strides;
 }
 
+// Whether the product of `shape` (no negative dims) overflows int64.
+static bool numel_overflows(const Shape& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    if (d >= 0 && __builtin_mul_overflow(n, d, &n)) return true;
+  return false;
+}
+
 static size_t checked_nbytes(const Shape& shape, DType dtype) {
+  if (numel_overflows(shape))  // torch's wording for an allocation
+    throw FxError("Storage size calculation overflowed with sizes=" + shape_str(shape));
   int64_t n = checked_numel(shape);
   size_t es = dtype_size(dtype);
   if (static_cast<uint64_t>(n) > std::numeric_limits<size_t>::max() / es)
@@ -157,6 +167,7 @@ Tensor::Tensor(std::shared_ptr<Storage> storage, DType dtype, Shape shape, Shape
   FX_CHECK(storage_ != nullptr, "tensor view over null storage");
   FX_CHECK(strides_.size() == shape_.size(), "tensor view: strides rank differs from shape rank");
   FX_CHECK(offset_ >= 0, "tensor view: negative offset");
+  if (numel_overflows(shape_)) throw FxError("numel: integer multiplication overflow");  // torch's wording for a view
   int64_t n = checked_numel(shape_);
   if (n == 0) return;
   // Every reachable element must lie inside the storage: check the lowest and highest element index.

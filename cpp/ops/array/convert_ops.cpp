@@ -136,7 +136,7 @@ Tensor fill_value(const Object& v, DType dtype) {
                     std::to_string(v.tensor().dim()) + " dimensions.");
     return v.tensor();
   }
-  return scalar_tensor(to_number(v), dtype);
+  return checked_scalar_tensor(to_number(v), dtype);
 }
 
 Object fill_inplace_op(const OpCall& call) {

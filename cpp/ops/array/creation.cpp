@@ -24,7 +24,8 @@ Number number_of(const Object& o, const std::string& what) {
 
 Tensor filled(const Shape& shape, DType dtype, Number value) {
   Tensor t = Tensor::empty(shape, dtype);
-  if (t.numel() > 0) copy_into(t, scalar_tensor(value, dtype));
+  Tensor v = checked_scalar_tensor(value, dtype);  // torch checks the value even for an empty result
+  if (t.numel() > 0) copy_into(t, v);
   return t;
 }
 
@@ -146,15 +147,23 @@ Object arange_op(const OpCall& call) {
   const double s = start.as_double(), e = end.as_double(), st = step.as_double();
   if (st == 0) throw FxError("step must be nonzero");
   if (!std::isfinite(s) || !std::isfinite(e))
-    throw FxError("unsupported range: " + std::to_string(s) + " -> " + std::to_string(e));
+    throw FxError("unsupported range: " + start.to_object().value().repr() + " -> " + end.to_object().value().repr());
   if ((st > 0 && e < s) || (st < 0 && e > s))
     throw FxError("upper bound and lower bound inconsistent with step sign");
   int64_t n;
-  if (!any_float) {
+  if (!any_float) {  // in uint64: the distance and |step| of a range across all of int64 do not overflow
     const int64_t si = start.i, ei = end.i, sti = step.i;
-    n = sti > 0 ? (ei - si + sti - 1) / sti : (si - ei + (-sti) - 1) / (-sti);
+    const uint64_t dist = sti > 0 ? static_cast<uint64_t>(ei) - static_cast<uint64_t>(si)
+                                  : static_cast<uint64_t>(si) - static_cast<uint64_t>(ei);
+    const uint64_t mag = sti > 0 ? static_cast<uint64_t>(sti) : 0 - static_cast<uint64_t>(sti);
+    const uint64_t count = dist / mag + (dist % mag != 0);
+    if (count > static_cast<uint64_t>(INT64_MAX))
+      throw FxError("Storage size calculation overflowed with sizes=[" + std::to_string(count) + "]");
+    n = static_cast<int64_t>(count);
   } else {
-    n = static_cast<int64_t>(std::ceil((e - s) / st));
+    const double count = std::ceil((e - s) / st);
+    if (!(count >= 0 && count < 9.2233720368547758e18)) throw FxError("invalid size, possible overflow?");
+    n = static_cast<int64_t>(count);
   }
   if (meta_mode()) return Tensor::meta({n}, dtype);  // shape inference: no values (tensor/meta.h)
   Tensor out = Tensor::empty({n}, DType::Float64);
@@ -238,7 +247,9 @@ Object scalar_tensor_op(const OpCall& call) {
   static const Schema schema("scalar_tensor(s, *, dtype=None, layout=None, device=None, pin_memory=None, "
                              "requires_grad=False)");
   Args a = schema.parse(call);
-  return scalar_tensor(number_of(a[0], "scalar_tensor(): s"), a.dtype(1).value_or(kDefaultFloat));
+  const DType dtype = a.dtype(1).value_or(kDefaultFloat);  // float16 and bfloat16 checked as float32 (torch's)
+  return checked_scalar_tensor(number_of(a[0], "scalar_tensor(): s"), dtype,
+                               dtype == DType::Float16 || dtype == DType::BFloat16 ? DType::Float32 : dtype);
 }
 
 const OpRow kOps[] = {

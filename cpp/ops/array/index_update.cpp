@@ -38,7 +38,7 @@ Object index_update(const OpCall& call, const Schema& schema, int kind, bool inp
     if (a[3].is_tensor() && a.tensor(3).dim() != 0)
       throw FxError(name + "(): Expected a 0-dim value tensor, but got tensor with " +
                     std::to_string(a.tensor(3).dim()) + " dimension(s).");
-    src = a[3].is_tensor() ? a.tensor(3) : scalar_tensor(a.number(3), x.dtype());
+    src = a[3].is_tensor() ? a.tensor(3) : checked_scalar_tensor(a.number(3), x.dtype());
   } else {
     src = a.tensor(3);
     if (src.dtype() != x.dtype())

@@ -247,7 +247,7 @@ Tensor tensor_getitem(const Tensor& x, const Object& index) {
 }
 
 void tensor_setitem(const Tensor& x, const Object& index, const Object& value, bool accumulate) {
-  Tensor v = value.is_tensor() ? value.tensor() : scalar_tensor(to_number(value), x.dtype());
+  Tensor v = value.is_tensor() ? value.tensor() : checked_scalar_tensor(to_number(value), x.dtype());
   Indexed r = apply_basic(x, index);
   if (r.indices.empty()) {
     Tensor e = expand_to(v, r.view.shape());

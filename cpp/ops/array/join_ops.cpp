@@ -12,6 +12,7 @@
 #include "ops/array/view_util.h"
 #include "support/error.h"
 #include "tensor/broadcast.h"
+#include "tensor/checked.h"
 #include "tensor/promote.h"
 
 namespace fx {
@@ -120,10 +121,11 @@ Object repeat_op(const OpCall& call) {
   Shape xs(lead, 1), xst(lead, 0), out_shape(n);
   xs.insert(xs.end(), x.shape().begin(), x.shape().end());
   xst.insert(xst.end(), x.strides().begin(), x.strides().end());
-  for (size_t i = 0; i < n; ++i) {
-    if (reps[i] < 0) throw FxError("Trying to create tensor with negative dimension " + std::to_string(reps[i]));
-    out_shape[i] = xs[i] * reps[i];
-  }
+  for (size_t i = 0; i < n; ++i) out_shape[i] = checked_mul(xs[i], reps[i], "repeat(): output size");
+  for (int64_t d : out_shape)
+    if (d < 0)
+      throw FxError("Trying to create tensor with negative dimension " + std::to_string(d) + ": " +
+                    shape_to_string(out_shape));
   Tensor out = Tensor::empty(out_shape, x.dtype());
   // out viewed as [r0, s0, r1, s1, ...]; the source reads x with stride 0 along each r.
   Shape os = out.strides(), vshape, vstrides, sstrides;

@@ -133,14 +133,15 @@ Object unflatten_op(const OpCall& call) {
       if (infer >= 0) throw FxError("only one dimension can be inferred");
       infer = static_cast<int64_t>(i);
     } else {
-      known *= sizes[i];
+      known = static_cast<int64_t>(static_cast<uint64_t>(known) * static_cast<uint64_t>(sizes[i]));  // wraps, as torch's
     }
   }
+  const Shape given = sizes;
   if (infer >= 0 && known != 0) sizes[infer] = x.shape()[d] / known;
   int64_t prod = 1;
-  for (int64_t s : sizes) prod *= s;
+  for (int64_t s : sizes) prod = static_cast<int64_t>(static_cast<uint64_t>(prod) * static_cast<uint64_t>(s));
   if (prod != x.shape()[d])
-    throw FxError("unflatten: Provided sizes " + shape_to_string(sizes) + " don't multiply up to the size of dim " +
+    throw FxError("unflatten: Provided sizes " + shape_to_string(given) + " don't multiply up to the size of dim " +
                   std::to_string(d) + " (" + std::to_string(x.shape()[d]) + ") in the input tensor");
   Shape shape(x.shape().begin(), x.shape().begin() + d);
   shape.insert(shape.end(), sizes.begin(), sizes.end());

@@ -64,8 +64,8 @@ Shape infer_size(const Shape& shape, int64_t numel) {
       infer = static_cast<int>(i);
     } else if (shape[i] < 0) {
       throw FxError("invalid shape dimension " + std::to_string(shape[i]));
-    } else {
-      known *= shape[i];
+    } else {  // wrapping, as torch's own product: an overflowing shape then fails its checks the same way
+      known = static_cast<int64_t>(static_cast<uint64_t>(known) * static_cast<uint64_t>(shape[i]));
     }
   }
   auto invalid = [&] {

@@ -46,7 +46,12 @@ Object where_op(const OpCall& call) {
   if (!a.given(1) && !a.given(2))
     return OpRegistry::global().call("torch.nonzero", {a[0]}, {{"as_tuple", Object(Value::boolean(true))}});
   Operand x = Operand::of(a[1], "where", "input"), y = Operand::of(a[2], "where", "other");
-  return where(a.tensor(0), x, y, result_type({x, y}));
+  const DType dtype = result_type({x, y});
+  for (const Operand* o : {&x, &y})  // a number goes into the result dtype checked, as torch's where does
+    if (o->is_scalar)  // (float16 and bfloat16 are checked against float32's range there, as in torch)
+      checked_scalar_tensor(o->number, dtype,
+                            dtype == DType::Float16 || dtype == DType::BFloat16 ? DType::Float32 : dtype);
+  return where(a.tensor(0), x, y, dtype);
 }
 
 Tensor masked_fill(const Tensor& x, const Tensor& mask, const Object& value) {
@@ -56,6 +61,7 @@ Tensor masked_fill(const Tensor& x, const Tensor& mask, const Object& value) {
   if (!v.is_scalar && v.tensor.dim() != 0)
     throw FxError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with " +
                   std::to_string(v.tensor.dim()) + " dimension(s).");
+  if (v.is_scalar) checked_scalar_tensor(v.number, x.dtype());  // torch's overflow error for 1000 into int8
   // float32 with a number and a packed mask that repeats over x's leading dims: one pass, no broadcast walk.
   // (A finite value beyond float32's range goes the generic way, which decides what torch does with it.)
   const double fill = v.is_scalar ? v.number.as_double() : 0.0;

@@ -15,6 +15,7 @@
 #include "ops/tensor_util.h"
 #include "support/error.h"
 #include "tensor/broadcast.h"
+#include "tensor/checked.h"
 
 namespace fx {
 
@@ -33,7 +34,11 @@ ConvParams conv_params(int64_t spatial, const std::vector<int64_t>& stride, cons
   for (int64_t s : p.stride)
     if (s <= 0) throw FxError("non-positive stride is not supported");
   for (int64_t d : p.dilation)
-    if (d <= 0) throw FxError("dilation should be greater than zero");
+    if (d <= 0) {
+      std::vector<int64_t> shown = p.dilation;
+      if (spatial == 1) shown.insert(shown.begin(), 1);
+      throw FxError("dilation should be greater than zero, but got " + shape_to_string(shown));
+    }
   if (padding_str == "valid") {
     p.pad_begin = p.pad_end = std::vector<int64_t>(n, 0);
   } else if (padding_str == "same") {
@@ -41,7 +46,7 @@ ConvParams conv_params(int64_t spatial, const std::vector<int64_t>& stride, cons
       if (s != 1) throw FxError("padding='same' is not supported for strided convolutions");
     FX_CHECK(static_cast<int64_t>(wshape.size()) == spatial + 2, "conv weight rank");
     for (size_t i = 0; i < n; ++i) {
-      const int64_t total = p.dilation[i] * (wshape[2 + i] - 1);
+      const int64_t total = checked_mul(p.dilation[i], wshape[2 + i] - 1, "conv padding='same'");
       p.pad_begin.push_back(total / 2);
       p.pad_end.push_back(total - total / 2);
     }
@@ -310,6 +315,10 @@ Tensor conv_forward(const Tensor& input, const Tensor& weight, const Tensor& bia
   const int64_t PHe = sp == 2 ? p.pad_end[0] : 0, PWe = p.pad_end.back();
   Tensor bias;
   Shape out_shape;
+  if (w.shape()[0] < groups)  // (also keeps w.shape()[1] * groups below from overflowing)
+    throw FxError("Given groups=" + std::to_string(groups) + ", expected weight to be at least " +
+                  std::to_string(groups) + " at dimension 0, but got weight of size " + shape_to_string(w.shape()) +
+                  " instead");
   if (!p.transposed) {
     const int64_t OC = w.shape()[0];
     if (C != w.shape()[1] * groups)
@@ -321,12 +330,17 @@ Tensor conv_forward(const Tensor& input, const Tensor& weight, const Tensor& bia
       throw FxError("Given groups=" + std::to_string(groups) + ", expected weight to be divisible by " +
                     std::to_string(groups) + " at dimension 0, but got weight of size " +
                     shape_to_string(w.shape()) + " instead");
-    g.OH = (g.H + g.PH + PHe - g.DH * (g.KH - 1) - 1) / g.SH + 1;
-    g.OW = (g.W + g.PW + PWe - g.DW * (g.KW - 1) - 1) / g.SW + 1;
-    if (g.H + g.PH + PHe < g.DH * (g.KH - 1) + 1 || g.W + g.PW + PWe < g.DW * (g.KW - 1) + 1)
-      throw FxError("Calculated padded input size per channel: (" + std::to_string(g.H + g.PH + PHe) + " x " +
-                    std::to_string(g.W + g.PW + PWe) + "). Kernel size: (" + std::to_string(g.DH * (g.KH - 1) + 1) +
-                    " x " + std::to_string(g.DW * (g.KW - 1) + 1) + "). Kernel size can't be greater than actual input size");
+    const char* what = "conv output size";
+    const int64_t padded_h = checked_add(g.H, checked_add(g.PH, PHe, what), what);
+    const int64_t padded_w = checked_add(g.W, checked_add(g.PW, PWe, what), what);
+    const int64_t span_h = checked_add(checked_mul(g.DH, g.KH - 1, what), 1, what);
+    const int64_t span_w = checked_add(checked_mul(g.DW, g.KW - 1, what), 1, what);
+    if (padded_h < span_h || padded_w < span_w)
+      throw FxError("Calculated padded input size per channel: (" + std::to_string(padded_h) + " x " +
+                    std::to_string(padded_w) + "). Kernel size: (" + std::to_string(span_h) +
+                    " x " + std::to_string(span_w) + "). Kernel size can't be greater than actual input size");
+    g.OH = checked_window_out(g.H, g.PH + PHe, g.KH, g.SH, g.DH, what);
+    g.OW = checked_window_out(g.W, g.PW + PWe, g.KW, g.SW, g.DW, what);
     out_shape = {x.shape()[0], OC, g.OH, g.OW};
   } else {
     if (C != w.shape()[0])
@@ -335,8 +349,13 @@ Tensor conv_forward(const Tensor& input, const Tensor& weight, const Tensor& bia
                     " channels, but got " + std::to_string(C) + " channels instead");
     if (C % groups != 0) throw FxError("Given groups=" + std::to_string(groups) + ", input channels not divisible");
     const int64_t OPH = sp == 2 ? p.output_padding[0] : 0, OPW = p.output_padding.back();
-    const int64_t OH = (g.H - 1) * g.SH - g.PH - PHe + g.DH * (g.KH - 1) + OPH + 1;
-    const int64_t OW = (g.W - 1) * g.SW - g.PW - PWe + g.DW * (g.KW - 1) + OPW + 1;
+    const char* what = "conv_transpose output size";
+    auto out_len = [&](int64_t in, int64_t s, int64_t pb, int64_t pe, int64_t d, int64_t k, int64_t op) {
+      const int64_t grown = checked_sub(checked_mul(in - 1, s, what), checked_add(pb, pe, what), what);
+      return checked_add(grown, checked_add(checked_add(checked_mul(d, k - 1, what), op, what), 1, what), what);
+    };
+    const int64_t OH = out_len(g.H, g.SH, g.PH, PHe, g.DH, g.KH, OPH);
+    const int64_t OW = out_len(g.W, g.SW, g.PW, PWe, g.DW, g.KW, OPW);
     if (OPH >= std::max(g.SH, g.DH) || OPW >= std::max(g.SW, g.DW))
       throw FxError("output padding must be smaller than either stride or dilation");
     if (OH <= 0 || OW <= 0) throw FxError(name + ": output size is too small");

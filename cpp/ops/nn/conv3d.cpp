@@ -11,6 +11,7 @@
 #include "ops/tensor_util.h"
 #include "support/error.h"
 #include "tensor/broadcast.h"
+#include "tensor/checked.h"
 
 namespace fx {
 
@@ -34,6 +35,10 @@ Tensor conv3d_tensor(const Tensor& input0, const Tensor& weight0, const Tensor& 
   kernels::Conv3dGeom g;
   g.N = input.shape()[0], g.C = input.shape()[1], g.groups = groups;
   std::vector<int64_t> stride = expand_ints(args.stride, 3, "stride"), dil = expand_ints(args.dilation, 3, "dilation");
+  for (int64_t s : stride)
+    if (s <= 0) throw FxError("non-positive stride is not supported");
+  for (int64_t d : dil)
+    if (d <= 0) throw FxError("dilation should be greater than zero, but got " + shape_to_string(dil));
   std::vector<int64_t> pad_lo(3, 0), pad_hi(3, 0);
   if (args.padding_str == "valid") {
   } else if (args.padding_str == "same") {
@@ -48,7 +53,13 @@ Tensor conv3d_tensor(const Tensor& input0, const Tensor& weight0, const Tensor& 
     throw FxError("Invalid padding string: '" + args.padding_str + "'");
   } else {
     pad_lo = pad_hi = expand_ints(args.padding, 3, "padding");
+    for (int64_t q : pad_lo)
+      if (q < 0) throw FxError("negative padding is not supported");
   }
+  if (ws[0] < groups)  // (also keeps ws[1] * groups below from overflowing)
+    throw FxError("Given groups=" + std::to_string(groups) + ", expected weight to be at least " +
+                  std::to_string(groups) + " at dimension 0, but got weight of size " + shape_to_string(ws) +
+                  " instead");
   const int64_t wc = args.transposed ? ws[0] : ws[1] * groups;
   if (g.C != wc) {
     if (args.transposed)
@@ -67,12 +78,17 @@ Tensor conv3d_tensor(const Tensor& input0, const Tensor& weight0, const Tensor& 
   std::vector<int64_t> out_pad = args.transposed ? expand_ints(args.output_padding, 3, "output_padding")
                                                  : std::vector<int64_t>(3, 0);
   for (int i = 0; i < 3; ++i) {
-    g.in[i] = input.shape()[2 + i] + pad_hi[i] - pad_lo[i];  // an asymmetric 'same' pad extends the input's end
+    const char* what = "conv3d output size";
+    g.in[i] = checked_sub(checked_add(input.shape()[2 + i], pad_hi[i], what), pad_lo[i], what);  // an asymmetric 'same' pad extends the input's end
     g.k[i] = ws[2 + i], g.s[i] = stride[i], g.d[i] = dil[i], g.p[i] = pad_lo[i];
+    const int64_t span = checked_add(checked_mul(dil[i], ws[2 + i] - 1, what), 1, what);  // dilated kernel
+    const int64_t padded = checked_add(g.in[i], checked_mul(2, pad_lo[i], what), what);
     g.out[i] = args.transposed
-                   ? (input.shape()[2 + i] - 1) * stride[i] - 2 * pad_lo[i] + dil[i] * (ws[2 + i] - 1) + out_pad[i] + 1
-                   : (g.in[i] + 2 * pad_lo[i] - dil[i] * (ws[2 + i] - 1) - 1) / stride[i] + 1;
-    if (g.out[i] <= 0 || (!args.transposed && g.in[i] + 2 * pad_lo[i] < dil[i] * (ws[2 + i] - 1) + 1))
+                   ? checked_add(checked_sub(checked_mul(input.shape()[2 + i] - 1, stride[i], what),
+                                             checked_mul(2, pad_lo[i], what), what),
+                                 checked_add(span, out_pad[i], what), what)
+                   : checked_window_out(g.in[i], checked_mul(2, pad_lo[i], what), ws[2 + i], stride[i], dil[i], what);
+    if (g.out[i] <= 0 || (!args.transposed && padded < span))
       throw FxError("Calculated padded input size per channel: (" + std::to_string(g.in[0] + 2 * pad_lo[0]) + " x " +
                     std::to_string(g.in[1] + 2 * pad_lo[1]) + " x " + std::to_string(g.in[2] + 2 * pad_lo[2]) +
                     "). Kernel size: (" + std::to_string(ws[2]) + " x " + std::to_string(ws[3]) + " x " +

@@ -2,6 +2,7 @@
 // one_hot. unfold: [N, C, H, W] → [N, C·kh·kw, L] of the sliding blocks; fold sums blocks back into
 // [N, C, H, W] (overlaps add).
 #include <algorithm>
+#include <cstring>
 
 #include "ops/dispatch.h"
 #include "ops/dispatch_order.h"
@@ -11,6 +12,7 @@
 #include "ops/tensor_util.h"
 #include "support/error.h"
 #include "tensor/broadcast.h"
+#include "tensor/checked.h"
 #include "tensor/meta.h"
 
 namespace fx {
@@ -24,13 +26,21 @@ struct Blocks {
 Blocks blocks(const Args& a, size_t first, int64_t H, int64_t W, const char* op) {
   const std::vector<int64_t> k = arg_ints(a, first, 2, "kernel_size"), d = arg_ints(a, first + 1, 2, "dilation"),
                              p = arg_ints(a, first + 2, 2, "padding"), s = arg_ints(a, first + 3, 2, "stride");
-  for (int i = 0; i < 2; ++i) {
-    if (k[i] <= 0 || d[i] <= 0 || s[i] <= 0 || p[i] < 0)
-      throw FxError(std::string(op) + ": kernel_size, dilation and stride must be positive, padding non-negative");
-  }
+  auto pair = [](const char* what, const std::vector<int64_t>& v, const char* a, const char* b) {
+    return std::string(what) + " should be greater than zero, but got " + a + ": " + std::to_string(v[0]) + " " +
+           b + ": " + std::to_string(v[1]);
+  };
+  // torch's order and wording (im2col_shape_check)
+  if (k[0] <= 0 || k[1] <= 0) throw FxError(pair("kernel size", k, "kernel_height", "kernel_width"));
+  if (s[0] <= 0 || s[1] <= 0) throw FxError(pair("stride", s, "stride_height", "stride_width"));
+  if (d[0] <= 0 || d[1] <= 0) throw FxError(pair("dilation", d, "dilation_height", "dilation_width"));
+  if (p[0] < 0 || p[1] < 0)
+    throw FxError("padding should be non-negative, but got pad_height: " + std::to_string(p[0]) +
+                  " pad_width: " + std::to_string(p[1]));
   Blocks b{k[0], k[1], d[0], d[1], p[0], p[1], s[0], s[1], H, W, 0, 0};
-  b.OH = (H + 2 * b.ph - b.dh * (b.kh - 1) - 1) / b.sh + 1;
-  b.OW = (W + 2 * b.pw - b.dw * (b.kw - 1) - 1) / b.sw + 1;
+  const char* what = std::strcmp(op, "fold") == 0 ? "fold output size" : "unfold output size";
+  b.OH = checked_window_out(H, checked_mul(2, b.ph, what), b.kh, b.sh, b.dh, what);
+  b.OW = checked_window_out(W, checked_mul(2, b.pw, what), b.kw, b.sw, b.dw, what);
   if (b.OH <= 0 || b.OW <= 0)
     throw FxError("Given input with spatial size (" + std::to_string(H) + ", " + std::to_string(W) +
                   "), kernel_size=(" + std::to_string(b.kh) + ", " + std::to_string(b.kw) +
@@ -95,11 +105,12 @@ Object fold_op(const OpCall& call) {
   const std::vector<int64_t> os = arg_ints(a, 1, 2, "output_size");
   Blocks b = blocks(a, 2, os[0], os[1], "fold");
   const int64_t N = batched ? x0.shape()[0] : 1, rows = x0.shape()[x0.dim() - 2], L = x0.shape()[x0.dim() - 1];
-  if (rows % (b.kh * b.kw) != 0)
+  const int64_t kk = checked_mul(b.kh, b.kw, "fold kernel_size");
+  if (rows % kk != 0)
     throw FxError("Expected size of input's dimension 1 to be divisible by the product of kernel_size, but got "
                   "input.size(1)=" + std::to_string(rows) + " and kernel_size=(" + std::to_string(b.kh) + ", " +
                   std::to_string(b.kw) + ").");
-  if (L != b.OH * b.OW)
+  if (L != checked_mul(b.OH, b.OW, "fold number of blocks"))
     throw FxError("Given output_size=(" + std::to_string(os[0]) + ", " + std::to_string(os[1]) + "), kernel_size=(" +
                   std::to_string(b.kh) + ", " + std::to_string(b.kw) + "), dilation=(" + std::to_string(b.dh) + ", " +
                   std::to_string(b.dw) + "), padding=(" + std::to_string(b.ph) + ", " + std::to_string(b.pw) +
@@ -107,7 +118,7 @@ Object fold_op(const OpCall& call) {
                   "), expected size of input's dimension 2 to match the calculated number of sliding blocks " +
                   std::to_string(b.OH) + " * " + std::to_string(b.OW) + " = " + std::to_string(b.OH * b.OW) +
                   ", but got input.size(2)=" + std::to_string(L) + ".");
-  const int64_t C = rows / (b.kh * b.kw);
+  const int64_t C = rows / kk;
   const DType kdt = wide_dtype(x0.dtype());  // integers sum in int64 (wrapping: the same low bits)
   Tensor x = to_dtype(x0, kdt).contiguous();
   Shape shape{C, os[0], os[1]};

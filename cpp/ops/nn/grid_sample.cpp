@@ -2,7 +2,10 @@
 // (x indexes W, y H, z D), by bilinear/trilinear, nearest or bicubic (4-d only) interpolation, with
 // padding_mode zeros/border/reflection — torch's GridSampler.h formulas. Names: F.grid_sample,
 // torch.grid_sampler / aten.grid_sampler (int modes), aten.grid_sampler_2d / grid_sampler_3d.
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 
 #include "ops/nn/nn_util.h"
 #include "ops/op_table.h"
@@ -23,6 +26,18 @@ T unnormalize(T coord, int64_t size, bool align) {
   return align ? (coord + 1) / 2 * (size - 1) : ((coord + 1) * size - 1) / 2;
 }
 
+// Two sets of formulas, as torch has: its 4-d (2-d grid) CPU kernel is vectorized and its 5-d one scalar
+// (GridSampler.h), and they differ on NaN, inf and huge coordinates. Finite, moderate coordinates give the
+// same result from both.
+
+// A coordinate as an index; NaN, inf and values beyond int64 land far outside any dim (torch's casts give
+// INT_MIN there), and stay outside when a corner adds 1.
+template <typename T>
+int64_t to_index(T v) {
+  return v > T(-4.6e18) && v < T(4.6e18) ? static_cast<int64_t>(v) : INT64_MIN / 2;
+}
+
+// Scalar (5-d): std::max(NaN, 0) is NaN and std::min(size - 1, NaN) is size - 1.
 template <typename T>
 T clip(T x, int64_t size) { return std::min(static_cast<T>(size - 1), std::max(x, static_cast<T>(0))); }
 
@@ -32,12 +47,40 @@ T reflect(T in, int64_t twice_low, int64_t twice_high) {
   const T lo = static_cast<T>(twice_low) / 2, span = static_cast<T>(twice_high - twice_low) / 2;
   in = std::fabs(in - lo);
   const T extra = std::fmod(in, span);
-  const int64_t flips = static_cast<int64_t>(std::floor(in / span));
-  return flips % 2 == 0 ? extra + lo : span - extra + lo;
+  // torch casts the flip count to int: beyond int's range (and for NaN) that is INT_MIN, an even count.
+  const T flips = std::floor(in / span);
+  const bool even = !(flips >= T(-2147483648.0) && flips < T(2147483648.0)) || static_cast<int64_t>(flips) % 2 == 0;
+  return even ? extra + lo : span - extra + lo;
+}
+
+// Vectorized (4-d): the clamp takes NaN to 0; the reflection folds |x| by the doubled span with
+// trunc/multiply/subtract (exactly 0 for a huge x, NaN for inf, which the clamp then takes to 0).
+template <typename T>
+T clip_vec(T x, int64_t size) {
+  const T lo = x > T(0) ? x : T(0);  // NaN → 0
+  return lo < static_cast<T>(size - 1) ? lo : static_cast<T>(size - 1);
 }
 
 template <typename T>
+T reflect_vec(T x, int64_t size, bool align) {
+  const T twice_span = static_cast<T>(align ? 2 * (size - 1) : 2 * size);
+  if (twice_span == T(0)) return 0;
+  const T abs_in = std::fabs(align ? x : x + T(0.5));
+  const T flips = std::trunc(abs_in / twice_span);
+  const T extra = abs_in - flips * twice_span;
+  const T other = twice_span - extra;
+  const T folded = std::isnan(extra) || std::isnan(other) ? std::numeric_limits<T>::quiet_NaN()
+                                                          : std::min(extra, other);
+  return align ? folded : folded - T(0.5);
+}
+
+template <typename T, int S>
 T padded(T x, int64_t size, int padding, bool align) {
+  if constexpr (S == 2) {
+    if (padding == kBorder) return clip_vec(x, size);
+    if (padding == kReflection) return clip_vec(reflect_vec(x, size, align), size);
+    return x;
+  }
   if (padding == kBorder) return clip(x, size);
   if (padding == kReflection)
     return clip(align ? reflect(x, 0, 2 * (size - 1)) : reflect(x, -1, 2 * size - 1), size);
@@ -60,8 +103,8 @@ T bicubic_at(const T* plane, const int64_t* sz, const T* coord, int padding, boo
   const T fy = std::floor(coord[0]), fx = std::floor(coord[1]);
   const T ty = coord[0] - fy, tx = coord[1] - fx;
   auto tap = [&](T y, T x) -> T {
-    const int64_t iy = static_cast<int64_t>(padded(y, sz[0], padding, align));
-    const int64_t ix = static_cast<int64_t>(padded(x, sz[1], padding, align));
+    const int64_t iy = to_index(padded<T, 2>(y, sz[0], padding, align));
+    const int64_t ix = to_index(padded<T, 2>(x, sz[1], padding, align));
     return iy >= 0 && iy < sz[0] && ix >= 0 && ix < sz[1] ? plane[iy * sz[1] + ix] : T(0);
   };
   T rows[4];
@@ -102,15 +145,22 @@ void grid_sample_kernel(const T* in, const T* grid, T* out, int64_t N, int64_t C
         }
         if (mode != kBicubic) {
           T src[S];
-          for (int d = 0; d < S; ++d) src[d] = padded(coord[d], sz[d], padding, align);
+          bool finite = true;
+          for (int d = 0; d < S; ++d) {
+            src[d] = padded<T, S>(coord[d], sz[d], padding, align);
+            finite = finite && std::isfinite(src[d]);
+          }
           if (mode == kNearest) {
             int64_t idx[S];
-            for (int d = 0; d < S; ++d) idx[d] = static_cast<int64_t>(std::nearbyint(src[d]));
+            for (int d = 0; d < S; ++d) idx[d] = to_index(std::nearbyint(src[d]));
             result = inside(idx) ? plane[offset(idx)] : T(0);
+          } else if (S == 2 && !finite) {
+            // the vectorized kernel's weights are NaN there (inf - inf), and 0 * NaN stays NaN
+            result = std::numeric_limits<T>::quiet_NaN();
           } else {
             // Corners with x varying fastest (torch's nw, ne, sw, se / tnw … bse order).
             int64_t lo[S];
-            for (int d = 0; d < S; ++d) lo[d] = static_cast<int64_t>(std::floor(src[d]));
+            for (int d = 0; d < S; ++d) lo[d] = to_index(std::floor(src[d]));
             for (int corner = 0; corner < (1 << S); ++corner) {
               int64_t idx[S];
               T w = 1;

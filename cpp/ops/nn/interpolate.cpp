@@ -103,15 +103,42 @@ Tensor resample_dim(const Tensor& x, int64_t dim, int64_t out, const Taps& t) {
   return y;
 }
 
+// floor(in * scale) as the output size; torch's overflow error for inf, nan or a size beyond int64.
+int64_t scaled_size(int64_t in, double scale) {
+  const double v = std::floor(static_cast<double>(in) * scale);
+  if (!(v >= -9.2233720368547758e18 && v < 9.2233720368547758e18))
+    throw FxError("value cannot be converted to type int64_t without overflow");
+  return static_cast<int64_t>(v);
+}
+
+// torch's "(H: 5, W: 5)" for the last sp sizes.
+std::string dims_string(const int64_t* v, int64_t sp) {
+  static const char* names[] = {"D", "H", "W"};
+  std::string s = "(";
+  for (int64_t i = 0; i < sp; ++i)
+    s += std::string(i ? ", " : "") + names[3 - sp + i] + ": " + std::to_string(v[i]);
+  return s + ")";
+}
+
 Tensor upsample(const Tensor& input, const std::vector<int64_t>& out_size, const std::vector<std::optional<double>>& scales,
                 Mode mode, bool align_corners) {
   const int64_t sp = static_cast<int64_t>(out_size.size());
   Tensor x = float_contiguous(input, "upsample");
-  bool positive = true;
+  bool positive = sp <= 3 && input.dim() >= sp;
   for (int64_t v : out_size) positive = positive && v > 0;
-  if (!positive)
-    throw FxError("Input and output sizes should be greater than 0, but got input " + shape_to_string(input.shape()) +
-                  " output " + shape_to_string(out_size));
+  for (int64_t i = 0; positive && i < sp; ++i) positive = input.shape()[input.dim() - sp + i] > 0;
+  if (!positive && sp <= 3 && input.dim() >= sp)  // torch's wording (upsample_*_shape_check)
+    throw FxError("Input and output sizes should be greater than 0, but got input " +
+                  dims_string(input.shape().data() + input.dim() - sp, sp) + (sp == 1 ? " and output " : " output ") +
+                  dims_string(out_size.data(), sp));
+  if (!positive) throw FxError("Input and output sizes should be greater than 0");
+  Shape final_shape(input.shape().begin(), input.shape().end() - sp);  // checked before any tap table is built
+  final_shape.insert(final_shape.end(), out_size.begin(), out_size.end());
+  int64_t numel = 1;
+  bool overflow = false;
+  for (int64_t d : final_shape) overflow = overflow || __builtin_mul_overflow(numel, d, &numel);
+  if (overflow || numel > (int64_t{1} << 59))
+    throw FxError("Storage size calculation overflowed with sizes=" + shape_to_string(final_shape));
   for (int64_t i = sp - 1; i >= 0; --i) {
     const int64_t dim = x.dim() - sp + i;
     const int64_t in = x.shape()[dim];
@@ -165,7 +192,7 @@ Object interpolate_op(const OpCall& call) {
     if (static_cast<int64_t>(sf.size()) != sp) throw FxError("scale_factor must have " + std::to_string(sp) + " values");
     const bool recompute = !a.is_none(5) && a.boolean(5);
     for (int64_t i = 0; i < sp; ++i) {
-      size.push_back(static_cast<int64_t>(std::floor(x.shape()[2 + i] * sf[i])));
+      size.push_back(scaled_size(x.shape()[2 + i], sf[i]));
       if (!recompute) scales[i] = sf[i];
     }
   } else {
@@ -204,7 +231,7 @@ Object upsample_aten_op(const OpCall& call) {
       size = *a.int_list(1);
     } else {
       if (static_cast<int64_t>(sf.size()) != sp) throw FxError("upsample: need output_size or scale_factors");
-      for (int64_t i = 0; i < sp; ++i) size.push_back(static_cast<int64_t>(std::floor(x.shape()[2 + i] * sf[i])));
+      for (int64_t i = 0; i < sp; ++i) size.push_back(scaled_size(x.shape()[2 + i], sf[i]));
     }
     for (size_t i = 0; i < sf.size() && i < scales.size(); ++i) scales[i] = sf[i];
   } else {

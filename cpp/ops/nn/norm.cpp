@@ -185,7 +185,8 @@ Object group_norm_impl(const Tensor& input, int64_t G, const Tensor& weight, con
                        bool tuple) {
   if (input.dim() < 2) throw FxError("group_norm: expected at least 2 dims, got " + shape_to_string(input.shape()));
   const int64_t N = input.shape()[0], C = input.shape()[1];
-  if (G <= 0 || C % G != 0)
+  if (G <= 0) throw FxError("Expected num groups to be greater than 0, got " + std::to_string(G));
+  if (C % G != 0)
     throw FxError("Expected number of channels in input to be divisible by num_groups, but got input of shape " +
                   shape_to_string(input.shape()) + " and num_groups=" + std::to_string(G));
   Tensor x = float_contiguous(input, "group_norm");

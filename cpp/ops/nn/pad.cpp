@@ -51,7 +51,8 @@ Tensor pad_tensor(const Tensor& x0, const std::vector<int64_t>& pad, PadMode mod
       throw FxError("Padding value causes wrapping around more than once.");
     if (mode == PadMode::Replicate && n == 0) throw FxError("replicate padding of an empty dim");
     before[d] = b;
-    out_shape[d] = n + b + e;
+    // n + b + e wraps as in torch (int64 arithmetic): pad by 2^63-1 is then a negative size, not [0, 0].
+    out_shape[d] = static_cast<int64_t>(static_cast<uint64_t>(n) + static_cast<uint64_t>(b) + static_cast<uint64_t>(e));
     if (out_shape[d] < 0)
       throw FxError("The input size " + std::to_string(n) + ", plus negative padding " + std::to_string(b) + " and " +
                     std::to_string(e) + " resulted in a negative output size, which is invalid. Check dimension " +
@@ -61,7 +62,7 @@ Tensor pad_tensor(const Tensor& x0, const std::vector<int64_t>& pad, PadMode mod
   const Shape in_strides = contiguous_strides(x.shape());
   const int64_t total = out.numel();
   // Values are only copied: one instantiation per element width (the fill converted once, as torch does).
-  const Tensor fill_value = scalar_tensor(value, x.dtype());
+  const Tensor fill_value = checked_scalar_tensor(value, x.dtype(), /*strict_unsigned=*/true);
   dispatch_width(dtype_size(x.dtype()), [&](auto tag) {
     using T = decltype(tag);
     const T fill = *reinterpret_cast<const T*>(fill_value.storage()->data());

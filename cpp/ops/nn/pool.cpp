@@ -2,6 +2,7 @@
 // torch.nn.functional's, torch._C._nn's and aten's names. Inputs are [N, C, (H,) W] or unbatched
 // [C, (H,) W]; every leading dim is a plane for the kernels.
 #include <cmath>
+#include <cstdint>
 
 #include "kernels/parallel.h"
 #include "kernels/pool.h"
@@ -62,10 +63,19 @@ kernels::PoolGeom pool_geom(const Args& a, const Planes& p, int64_t sp, size_t i
   std::vector<int64_t> s = (!so || so->empty()) ? k : expand_ints(*so, n, "stride");
   std::vector<int64_t> pad = arg_ints(a, ip, n, "padding");
   std::vector<int64_t> d = id >= 0 ? arg_ints(a, static_cast<size_t>(id), n, "dilation") : std::vector<int64_t>(n, 1);
+  for (size_t i = 0; i < n; ++i)
+    if (d[i] <= 0)
+      throw FxError(sp == 2 ? "dilation should be greater than zero, but got dilationH: " + std::to_string(d[0]) +
+                                  " dilationW: " + std::to_string(d[1])
+                            : name + "() dilation must be greater than zero, but got " + std::to_string(d[0]));
   for (size_t i = 0; i < n; ++i) {
+    // torch's pooling takes these as C++ int: a larger value is its overflow error (and keeps the
+    // window arithmetic below far from int64's limits)
+    for (int64_t v : {k[i], s[i], pad[i], d[i]})
+      if (v > INT32_MAX || v < INT32_MIN) throw FxError("value cannot be converted to type int without overflow");
+    if (s[i] == 0) throw FxError("stride should not be zero");
     if (k[i] <= 0) throw FxError(name + ": kernel_size must be greater than zero, but got " + std::to_string(k[i]));
     if (s[i] <= 0) throw FxError(name + ": stride must be greater than zero, but got " + std::to_string(s[i]));
-    if (d[i] <= 0) throw FxError(name + ": dilation must be greater than zero, but got " + std::to_string(d[i]));
     if (pad[i] < 0) throw FxError(name + ": pad must be non-negative, but got pad: " + std::to_string(pad[i]));
     if (pad[i] * 2 > (avg ? k[i] : (k[i] - 1) * d[i] + 1))
       throw FxError(avg ? "pad should be at most half of kernel size, but got pad=" + std::to_string(pad[i]) +

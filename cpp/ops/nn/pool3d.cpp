@@ -51,10 +51,18 @@ kernels::Pool3dGeom geom(const Args& a, const Volumes& v, size_t ik, size_t is, 
   std::vector<int64_t> pad = arg_ints(a, ip, 3, "padding");
   std::vector<int64_t> d = id >= 0 ? arg_ints(a, static_cast<size_t>(id), 3, "dilation") : std::vector<int64_t>(3, 1);
   kernels::Pool3dGeom g;
+  for (int i = 0; i < 3; ++i)
+    if (d[i] <= 0)
+      throw FxError("dilation should be greater than zero, but got dilationT: " + std::to_string(d[0]) +
+                    " dilationH: " + std::to_string(d[1]) + " dilationW: " + std::to_string(d[2]));
   for (int i = 0; i < 3; ++i) {
+    // torch's pooling takes these as C++ int: a larger value is its overflow error (and keeps the
+    // window arithmetic below far from int64's limits)
+    for (int64_t v : {k[i], s[i], pad[i], d[i]})
+      if (v > INT32_MAX || v < INT32_MIN) throw FxError("value cannot be converted to type int without overflow");
+    if (s[i] == 0) throw FxError("stride should not be zero");
     if (k[i] <= 0) throw FxError(name + ": kernel_size must be greater than zero, but got " + std::to_string(k[i]));
     if (s[i] <= 0) throw FxError(name + ": stride must be greater than zero, but got " + std::to_string(s[i]));
-    if (d[i] <= 0) throw FxError(name + ": dilation must be greater than zero, but got " + std::to_string(d[i]));
     if (pad[i] < 0 || pad[i] * 2 > (avg ? k[i] : (k[i] - 1) * d[i] + 1))
       throw FxError("pad should be smaller than or equal to half of kernel size, but got padding=" +
                     std::to_string(pad[i]) + ", kernel_size=" + std::to_string(k[i]));

@@ -93,7 +93,7 @@ def clone_args(v):
 cases = []
 
 
-def case(id_, target, args, kwargs=None, call="function", after=()):
+def case(id_, target, args, kwargs=None, call="function", after=(), error_any=False):
     kwargs = kwargs or {}
     c = {"id": id_, "call": call, "target": target, "args": [encode(a) for a in args],
          "kwargs": {k: encode(v) for k, v in kwargs.items()}}
@@ -105,6 +105,8 @@ def case(id_, target, args, kwargs=None, call="function", after=()):
             c["args_after"] = {str(i): encode(args[i]) for i in after}
     except Exception as e:  # noqa: BLE001 - torch's own error is the expectation
         c["error"] = str(e).split("\n")[0][:60]
+        if error_any:  # torch's wording is internal here: any FxError will do, but an error it must be
+            c["error_any"] = True
     cases.append(c)
 
 
