@@ -341,10 +341,16 @@ def build_program(gm, tracer, example_inputs=None, reference=True, root_source=N
     if example_inputs is not None or example_kwargs:
         flat = _flat_inputs(gm, example_inputs, example_kwargs)
         placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
-        if len(flat) != len(placeholders):
-            raise ExportError(f"example_inputs give {len(flat)} values but the graph has "
-                              f"{len(placeholders)} placeholders")
-        saved_inputs = [_clone(x) for x in flat]
+        # placeholders with a default (timm's ViT: attn_mask=None) may be left out, as torch.fx allows
+        required = len(placeholders)
+        while required and placeholders[required - 1].args:
+            required -= 1
+        if not required <= len(flat) <= len(placeholders):
+            wants = (f"{len(placeholders)}" if required == len(placeholders)
+                     else f"{required} to {len(placeholders)} (the rest have defaults)")
+            raise ExportError(f"example_inputs give {len(flat)} values but the graph has {wants} placeholders")
+        # the reference lists every placeholder's value: the defaults of those left out too
+        saved_inputs = [_clone(x) for x in flat] + [p.args[0] for p in placeholders[len(flat):]]
         runner = _ShapeRecorder(gm)
         try:
             with torch.no_grad():
