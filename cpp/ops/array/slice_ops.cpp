@@ -39,8 +39,10 @@ Tensor slice_view(const Tensor& x, int64_t dim, std::optional<int64_t> start, st
   s = std::clamp<int64_t>(s, 0, size);
   e = std::clamp<int64_t>(e, s, size);
   Shape shape = x.shape(), strides = x.strides();
-  shape[d] = (e - s + step - 1) / step;
-  strides[d] *= step;
+  shape[d] = e == s ? 0 : (e - s - 1) / step + 1;  // (e - s + step - 1) / step overflows for a huge step
+  int64_t stepped;  // a huge step leaves at most one element, whose stride does not matter
+  if (!__builtin_mul_overflow(strides[d], step, &stepped)) strides[d] = stepped;
+  else if (shape[d] > 1) throw FxError("slice(): step " + std::to_string(step) + " overflows the stride");
   return make_view(x, shape, strides, x.offset() + s * x.strides()[d]);
 }
 
@@ -75,7 +77,7 @@ Object narrow_op(const OpCall& call) {
     throw FxError("start out of range (expected to be in range of [" + std::to_string(-size) + ", " +
                   std::to_string(size) + "], but got " + std::to_string(start) + ")");
   if (start < 0) start += size;
-  if (start + length > size)
+  if (length > size - start)  // (start + length > size overflows for a huge length)
     throw FxError("start (" + std::to_string(start) + ") + length (" + std::to_string(length) +
                   ") exceeds dimension size (" + std::to_string(size) + ").");
   return slice_view(x, d, start, start + length, 1);
@@ -109,7 +111,7 @@ Object split_with_sizes(const Tensor& x, int64_t dim, const std::vector<int64_t>
     if (s < 0)
       throw FxError("split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes=" +
                     shape_to_string(sizes));
-    sum += s;
+    if (__builtin_add_overflow(sum, s, &sum)) sum = -1;  // no sum of sizes can match then
   }
   if (sum != x.shape()[d])
     throw FxError("split_with_sizes expects split_sizes to sum exactly to " + std::to_string(x.shape()[d]) +
@@ -124,7 +126,7 @@ Object split_even(const Tensor& x, int64_t dim, int64_t split) {
   if (split < 0) throw FxError("split expects split_size be non-negative, but got split_size=" + std::to_string(split));
   if (split == 0 && size != 0)
     throw FxError("split_size can only be 0 if dimension size is 0, but got dimension size of " + std::to_string(size));
-  int64_t n = split == 0 ? 1 : std::max<int64_t>((size + split - 1) / split, 1);
+  int64_t n = split == 0 || size == 0 ? 1 : (size - 1) / split + 1;  // ceil(size / split), without overflow
   std::vector<int64_t> sizes(n, split);
   sizes.back() = split - (split * n - size);
   return split_sizes(x, d, sizes);
@@ -146,7 +148,8 @@ Object chunk_op(const OpCall& call) {
   if (x.dim() == 0) throw FxError("chunk expects at least a 1-dimensional tensor");
   if (chunks <= 0) throw FxError("chunk expects `chunks` to be greater than 0, got: " + std::to_string(chunks));
   int64_t d = checked_dim(a.integer(2), x.dim()), size = x.shape()[d];
-  int64_t split = (size + chunks - 1) / chunks;
+  // torch's ceil division, which wraps for a huge `chunks` (then split_even names the negative size)
+  int64_t split = static_cast<int64_t>(static_cast<uint64_t>(size) + static_cast<uint64_t>(chunks) - 1) / chunks;
   if (split == 0 && size == 0) return split_sizes(x, d, std::vector<int64_t>(chunks, 0));
   return split_even(x, d, split);
 }
