@@ -1,12 +1,16 @@
 // A test hook, not API: fx_internal_trap(kind) makes the module trap on purpose, so tests can check
 // what web/src/runtime.js promises after any trap (tests/js/traps.test.js): the call throws FxError, the
 // instance's models say it was reset, the next load gets a fresh instance, other instances keep working.
-// Only the runtime's own call path reaches it (Module.fx_internal_trap; nothing in web/src exports it).
+// Kind "worker" traps on a kernel thread of the pthreads build. Only the runtime's own call path reaches it
+// (Module.fx_internal_trap; nothing in web/src exports it).
 #include <emscripten/bind.h>
+#include <emscripten/threading.h>
 
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+
+#include "kernels/parallel.h"
 
 namespace {
 
@@ -35,6 +39,16 @@ int fx_internal_trap(std::string kind) {
     return *reinterpret_cast<volatile uint8_t*>(static_cast<uintptr_t>(end));
   }
   if (kind == "abort") std::abort();
+  if (kind == "worker") {
+    // A trap on a kernel thread of the pthreads build, while the caller waits for it (-2: no such thread).
+    if (fx::kernels::num_threads() < 2) return -2;
+    fx::kernels::parallel_for(64, [](size_t, size_t) {
+      if (!emscripten_is_main_runtime_thread()) __builtin_trap();
+      for (volatile int i = 0; i < 20000000; i = i + 1) {
+      }  // a slow caller: the other threads take ranges too
+    });
+    return 0;
+  }
   if (kind == "unreachable") __builtin_trap();
   return -1;  // unknown kind: no trap
 }

@@ -54,6 +54,23 @@ test('an unknown hook kind does not trap', async () => {
   expect(rt.broken).toBeNull();
 });
 
+test('a trap on a kernel thread of the pthreads build: FxError, not a hang; a fresh instance follows', async () => {
+  const gm = await fxwasm.load(TOY, { threads: 2 });
+  const rt = await getRuntime();
+  expect(rt.threads).toBe(2);
+  // (The reason varies with where the caller was when the thread died: 'a worker thread crashed', or the
+  // stack overflow Emscripten's way out of the wait ran into.) Before, the Worker's error event was
+  // rethrown on the main thread: in Node an uncaught exception that ended the process.
+  expect(() => rt.callRaw('fx_internal_trap', 'worker')).toThrow(/^the WebAssembly runtime crashed during fx_internal_trap/);
+  expect(rt.broken).toBeTruthy();
+  await expect(gm.check()).rejects.toThrow(/reset after a crash/);
+  const next = await fxwasm.load(TOY, { threads: 2 });
+  expect((await getRuntime()) === rt).toBe(false);
+  await checkPasses(next);
+  next.dispose();
+  gm.dispose();
+}, 60000);
+
 test('other instances keep working: worker mode and the pthreads build', async () => {
   const inWorker = await fxwasm.load(TOY, { worker: true });
   const threaded = await fxwasm.load(TOY, { threads: 2 });

@@ -55,7 +55,9 @@ class Runtime {
         // Embind refused an argument before entering the module (e.g. a size past 2^32): nothing ran.
         throw new FxError(`${name}: ${e.message}`, { cause: e });
       }
-      const why = e && e.message ? e.message.split('\n')[0] : String(e);
+      // 'unwind': Emscripten's way out of a wait on a thread that crashed (a trap on a kernel thread).
+      const why = e === 'unwind' ? `a worker thread crashed${this.workerCrash ? `: ${this.workerCrash}` : ''}`
+        : e && e.message ? e.message.split('\n')[0] : String(e);
       // Emscripten's abort text, "Aborted(why). Build with -s ASSERTIONS=1…", as "aborted: why".
       markBroken(this, why.replace(/^Aborted\((.*)\)(\. Build with.*)?$/, (_, m) => (m ? `aborted: ${m}` : 'aborted')));
       throw new FxError(`the WebAssembly runtime crashed during ${name} (${this.broken}); ` +
@@ -179,6 +181,9 @@ async function startRuntime(threads) {
   }
   if (module.fxUnrefWorkers) module.fxUnrefWorkers();  // Node: the workers must not keep the process alive
   currentRuntime = new Runtime(module, log);
+  const rt = currentRuntime;
+  // A trap on a kernel thread: recorded for the message, never rethrown (in Node that ended the process).
+  if (module.fxCatchWorkerErrors) module.fxCatchWorkerErrors((why) => { rt.workerCrash = why; });
   currentRuntime.maxThreads = threads;
   currentRuntime.setThreads(threads);
   return currentRuntime;

@@ -11,6 +11,8 @@ import { FxError } from './errors.js';
 const isNode = typeof process !== 'undefined' && !!process.versions?.node;
 const URL_LIKE = /^(https?|file|data|blob):/i;
 const FILE_CHUNK = 1 << 20;  // bytes per read of a local file
+// The most bytes a source can have: the wasm heap's whole address space (-sMAXIMUM_MEMORY=4GB).
+const MAX_FILE_BYTES = 2 ** 32;
 
 // A 64-byte aligned heap block from the core: the writer aligns every tensor to 64 bytes, so the loaded
 // model's tensors view the weights where they land (cpp/serialize/reader.h) instead of copying them.
@@ -29,8 +31,10 @@ class HeapSink {
 
   write(chunk) {
     const need = this.length + chunk.byteLength;
+    // A stream that never ends (or a file past the heap's size) stops here, not at an allocation failure.
+    if (need > MAX_FILE_BYTES) throw new FxError(`load(): the source is larger than the 4 GiB the WebAssembly heap can hold`);
     if (need > this.capacity) {
-      const capacity = Math.max(need, this.capacity * 2);
+      const capacity = Math.min(MAX_FILE_BYTES, Math.max(need, this.capacity * 2));
       const ptr = allocBlock(this.rt, capacity);
       this.rt.heap.copyWithin(ptr, this.ptr, this.ptr + this.length);
       this.rt.free(this.ptr);
@@ -82,9 +86,6 @@ async function readResponse(rt, response, name, onProgress) {
   }
   return intoHeap(rt, total, (sink) => pump(response.body, sink, total, onProgress));
 }
-
-// The most bytes a file can have: the wasm heap's whole address space (-sMAXIMUM_MEMORY=4GB).
-const MAX_FILE_BYTES = 2 ** 32;
 
 /** Why `stat` is no regular file to read, or null when it is one. */
 export function notAFile(stat) {
