@@ -131,10 +131,10 @@ Graph::InsertGuard Graph::inserting_after(Node* n) {
 
 void Graph::erase_node(Node* n) {
   FX_CHECK(n != nullptr, "erase_node: the node is null");
-  if (!n->users_.empty()) {
+  if (n->num_users() != 0) {
     std::string users;
-    for (Node* u : n->users_) users += (users.empty() ? "" : ", ") + u->name_;
-    throw FxError("cannot erase: it still has " + std::to_string(n->users_.size()) + " user(s): " + users,
+    for (Node* u : n->users()) users += (users.empty() ? "" : ", ") + u->name_;
+    throw FxError("cannot erase: it still has " + std::to_string(n->num_users()) + " user(s): " + users,
                   n->name_);
   }
   if (n->graph_ != this) throw FxError("cannot erase a node of another graph", n->name_);
@@ -189,7 +189,7 @@ bool Graph::eliminate_dead_code() {
   std::vector<Node*> order = nodes();
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
     Node* n = *it;
-    if (n->users_.empty() && !n->is_impure()) {
+    if (n->num_users() == 0 && !n->is_impure()) {
       erase_node(n);
       changed = true;
     }
@@ -202,7 +202,7 @@ void Graph::lint() const {
   // uses even for a node with a million users or inputs (a file can spell out such a graph).
   std::unordered_map<const Node*, std::unordered_set<const Node*>> users_sets, inputs_sets;
   auto lists_user = [&](const Node* input, const Node* user) {
-    const auto& users = input->users_;
+    const auto& users = input->users();
     if (users.size() <= 16) return std::find(users.begin(), users.end(), user) != users.end();
     auto it = users_sets.find(input);
     if (it == users_sets.end()) it = users_sets.emplace(input, std::unordered_set<const Node*>(users.begin(), users.end())).first;
@@ -247,7 +247,7 @@ void Graph::lint() const {
       }
     }
     std::unordered_set<const Node*> distinct_users;
-    for (Node* user : n->users_) {
+    for (Node* user : n->users()) {
       if (!distinct_users.insert(user).second) {
         throw FxError("lists user '" + user->name_ + "' more than once", name);
       }

@@ -64,16 +64,45 @@ std::vector<Node*> Node::all_input_nodes() const {
 // every new input at the end — so re-assigning args moves a node to the back of its inputs' user lists,
 // exactly as in torch.
 void Node::remove_uses() {
-  for (Node* input : all_input_nodes()) {
-    auto& users = input->users_;
-    auto it = std::find(users.begin(), users.end(), this);
-    if (it != users.end()) users.erase(it);
-  }
+  for (Node* input : all_input_nodes()) input->remove_user(this);
 }
 
 void Node::add_uses() {
   // remove_uses() ran just before (or the node is new), so `this` is in none of these lists yet.
-  for (Node* input : all_input_nodes()) input->users_.push_back(this);
+  for (Node* input : all_input_nodes()) input->add_user(this);
+}
+
+void Node::add_user(Node* user) {
+  if (users_index_.empty() && users_.size() >= kIndexUsersFrom) {
+    compact_users();
+    for (size_t i = 0; i < users_.size(); ++i) users_index_.emplace(users_[i], i);
+  }
+  if (!users_index_.empty() || users_.size() >= kIndexUsersFrom) users_index_[user] = users_.size();
+  users_.push_back(user);
+}
+
+void Node::remove_user(Node* user) {
+  if (users_index_.empty()) {
+    auto it = std::find(users_.begin(), users_.end(), user);
+    if (it != users_.end()) users_.erase(it);
+    return;
+  }
+  auto at = users_index_.find(user);
+  if (at == users_index_.end()) return;
+  users_[at->second] = nullptr;
+  users_index_.erase(at);
+  ++dead_users_;
+}
+
+void Node::compact_users() const {
+  size_t kept = 0;
+  for (Node* u : users_) {
+    if (!u) continue;
+    if (!users_index_.empty()) users_index_[u] = kept;
+    users_[kept++] = u;
+  }
+  users_.resize(kept);
+  dead_users_ = 0;
 }
 
 namespace {
@@ -165,7 +194,7 @@ void Node::update_kwarg(const std::string& key, Value value) {
 
 std::vector<Node*> Node::replace_all_uses_with(Node* replacement, const std::function<bool(Node*)>& filter) {
   FX_CHECK(replacement != nullptr, "replace_all_uses_with: the replacement node is null");
-  const std::vector<Node*> to_process = users_;
+  const std::vector<Node*> to_process = users();
   std::vector<Node*> changed;
   for (Node* user : to_process) {
     if (filter && !filter(user)) continue;

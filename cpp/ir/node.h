@@ -3,6 +3,7 @@
 #pragma once
 #include <functional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "ir/value.h"
@@ -43,7 +44,11 @@ class Node {
   void update_kwarg(const std::string& key, Value value);
 
   // Nodes that use this one, in the order they started using it (FX keeps a dict).
-  const std::vector<Node*>& users() const { return users_; }
+  const std::vector<Node*>& users() const {
+    if (dead_users_) compact_users();
+    return users_;
+  }
+  size_t num_users() const { return users_.size() - dead_users_; }
   // Distinct nodes among args and kwargs, in order of first appearance.
   std::vector<Node*> all_input_nodes() const;
 
@@ -75,6 +80,9 @@ class Node {
   Node(Graph* graph, Op op, std::string name, std::string target);
   void add_uses();
   void remove_uses();
+  void add_user(Node* user);
+  void remove_user(Node* user);
+  void compact_users() const;
   // Sets both, as torch's _update_args_kwargs: users updated, torch.Size arguments stored as plain tuples.
   void assign_args_kwargs(ValueList args, Kwargs kwargs);
 
@@ -86,7 +94,13 @@ class Node {
   ValueList args_;
   Kwargs kwargs_;
   Kwargs meta_;
-  std::vector<Node*> users_;
+  // A user leaves in O(1), so that erasing or rewiring every user of a node with 200,000 of them is linear:
+  // past kIndexUsersFrom users, users_index_ finds its place and the entry becomes null until the next
+  // read of users() packs the list (in order) again.
+  static constexpr size_t kIndexUsersFrom = 16;
+  mutable std::vector<Node*> users_;
+  mutable std::unordered_map<const Node*, size_t> users_index_;
+  mutable size_t dead_users_ = 0;
   Node* prev_ = nullptr;  // intrusive list owned by Graph (a sentinel root closes the ring)
   Node* next_ = nullptr;
   bool erased_ = false;

@@ -63,7 +63,7 @@ std::string pretty_print_target(Op op, const std::string& target) {
 }  // namespace
 
 std::string Node::format_node() const {
-  const std::string users = "[num_users=" + std::to_string(users_.size()) + "]";
+  const std::string users = "[num_users=" + std::to_string(num_users()) + "]";
   const std::string type = type_expr_.empty() ? "" : type_expr_ + " ";
   switch (op_) {
     case Op::Placeholder: {
