@@ -206,11 +206,25 @@ Object pow_op(const OpCall& call) {
   if (in.dtype == DType::Bool) throw FxError("\"pow\" not implemented for 'Bool'");
   if (!dtype_is_floating(in.dtype) && in.b.is_scalar && in.b.number.i < 0)
     throw FxError("Integers to negative integer powers are not allowed.");
-  return binary_map<false>(in.a, in.b, in.dtype, "pow", [](auto tag) {
+  // A number exponent takes torch's special cases (sqrt for 0.5: pow(-inf, 0.5) is nan there, not inf).
+  const double e = in.b.is_scalar ? in.b.number.as_double() : 0.0;
+  const bool f32_f64 = in.dtype == DType::Float32 || in.dtype == DType::Float64;  // (float16 uses std::pow)
+  const int special = !in.b.is_scalar || !f32_f64 ? 0 : e == 0.5 ? 1 : e == -0.5 ? 2 : e == 2.0 ? 3 : e == -1.0 ? 4 : e == -2.0 ? 5 : 0;
+  return binary_map<false>(in.a, in.b, in.dtype, "pow", [special](auto tag) {
     using T = decltype(tag);
-    return [](T x, T y) -> T {
-      if constexpr (std::is_floating_point_v<T>) return std::pow(x, y);
-      else return int_pow(x, y);
+    return [special](T x, T y) -> T {
+      if constexpr (std::is_floating_point_v<T>) {
+        switch (special) {
+          case 1: return std::sqrt(x);
+          case 2: return T(1) / std::sqrt(x);
+          case 3: return x * x;
+          case 4: return T(1) / x;
+          case 5: return T(1) / (x * x);
+          default: return std::pow(x, y);
+        }
+      } else {
+        return int_pow(x, y);
+      }
     };
   });
 }

@@ -83,7 +83,7 @@ Bags embedding_bag(const Tensor& weight, const Tensor& indices, const Tensor& of
     if (B < 1) throw FxError("include_last_offset: number of offset should be at least 1");
     --B;
   }
-  if (padding_idx >= V || padding_idx < -V)
+  if (!(V == 0 && padding_idx == -1) && (padding_idx >= V || padding_idx < -V))  // (-1: none, also for 0 rows)
     throw FxError("padding_idx must be within the number of embeddings, -" + std::to_string(V) + " through " +
                   std::to_string(V - 1) + ", but got " + std::to_string(padding_idx));
   // torch's CPU fast path for float32/half sums (packed rows, no padding) leaves offset2bag empty.

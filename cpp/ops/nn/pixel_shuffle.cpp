@@ -48,6 +48,8 @@ Object shuffle_op(const OpCall& call) {
     if (W % r)
       throw FxError("pixel_unshuffle expects width to be divisible by downscale_factor, but input.size(-1)=" +
                     std::to_string(W) + " is not divisible by " + std::to_string(r));
+    // torch's pixel_unshuffle returns an empty input as it is (after its checks), not in the unshuffled shape
+    if (x.numel() == 0) return x.clone();
     s6.insert(s6.end(), {C, H / r, r, W / r, r});
     perm.insert(perm.end(), {L, L + 2, L + 4, L + 1, L + 3});
     out_shape.insert(out_shape.end(), {checked_mul(checked_mul(C, r, "pixel_unshuffle output channels"), r,

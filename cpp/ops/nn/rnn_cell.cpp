@@ -87,7 +87,11 @@ std::vector<Tensor> run_cell(Cell cell, const Tensor& input, const Tensor& hx0, 
       for (int64_t j = 0; j < H; ++j) {
         switch (cell) {
           case Cell::Tanh: out[j] = std::tanh(r[j] + a[j]); break;
-          case Cell::Relu: out[j] = std::max(T(0), r[j] + a[j]); break;
+          case Cell::Relu: {  // relu keeps NaN, as torch's (std::max(0, NaN) would give 0)
+            const T v = r[j] + a[j];
+            out[j] = v > T(0) || v != v ? v : T(0);
+            break;
+          }
           case Cell::Gru: {
             const T reset = sigmoid(r[j] + a[j]), update = sigmoid(r[H + j] + a[H + j]);
             const T n = std::tanh(a[2 * H + j] + r[2 * H + j] * reset);

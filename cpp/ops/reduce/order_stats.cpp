@@ -5,6 +5,7 @@
 // it), quantile/nanquantile (sorted lanes, ranks q·(n-1), the five interpolation modes).
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <numeric>
 #include <type_traits>
@@ -98,6 +99,10 @@ Object median_op(const OpCall& call) {
   if (a.is_none(1)) {  // the whole tensor: a 0-dim value
     if (x.numel() == 0 && dtype_is_floating(x.dtype()))  // torch gives NaN
       return scalar_tensor(Number::floating(std::numeric_limits<double>::quiet_NaN()), x.dtype());
+    if (x.numel() == 0) {  // torch's NaN cast to the integer type on x86: INT_MIN's low bits
+      const int64_t v = x.dtype() == DType::Int64 ? INT64_MIN : x.dtype() == DType::Int32 ? INT32_MIN : 0;
+      return scalar_tensor(x.dtype() == DType::Bool ? Number::boolean(true) : Number::integer(v), x.dtype());
+    }
     Tensor flat = view_as_shape(x.contiguous(), {x.numel()});
     Object r = per_lane(flat, 0, false, "median_cpu", [](const auto& v, auto* value, int64_t* index) {
       lane_median(v, kIgnoreNan, value, index);

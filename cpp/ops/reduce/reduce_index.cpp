@@ -31,13 +31,16 @@ int64_t best_index(const T* r, int64_t n) {
 // values and indices of a reduction along dims (one dim, or all when `dim` is empty).
 template <bool kMax>
 std::pair<Tensor, Tensor> max_along(const Tensor& x0, std::optional<int64_t> dim, bool keepdim, const char* op) {
-  if (x0.numel() == 0)
+  if (x0.numel() == 0 && !dim)
     throw FxError(std::string(op) + "(): Expected reduction dim to be specified for input.numel() == 0.");
   // Only compares and copies: every dtype runs as int64 or double (ops/dispatch.h).
   Tensor x = to_dtype(x0, order_dtype(x0.dtype()));
   std::optional<std::vector<int64_t>> dims;
   if (dim) dims = std::vector<int64_t>{*dim};
   ReducePlan p = plan_reduce(x, dims, keepdim);
+  if (p.reduce == 0)  // an empty input reduces along a non-empty dim to an empty result, as in torch
+    throw FxError(std::string(op) + "(): Expected reduction dim " + std::to_string(*dim < 0 ? *dim + x0.dim() : *dim) +
+                  " to have non-zero size.");
   Tensor values = Tensor::empty(p.out_shape, x.dtype()), indices = Tensor::empty(p.out_shape, DType::Int64);
   dispatch_order(x.dtype(), op, [&](auto tag) {
     using T = decltype(tag);

@@ -194,9 +194,15 @@ Object amax_op(const OpCall& call) {
   static const Schema schema(std::string(kMax ? "amax" : "amin") + "(input|self, dim=None, keepdim=False)");
   Args a = schema.parse(call);
   const Tensor& x0 = a.tensor(0);
-  if (x0.numel() == 0) throw FxError(std::string(kMax ? "amax" : "amin") + "(): Expected reduction dim to be specified for input.numel() == 0.");
+  const auto dims = a.int_list(1);
+  if (x0.numel() == 0 && (!dims || dims->empty()))
+    throw FxError(std::string(kMax ? "amax" : "amin") + "(): Expected reduction dim to be specified for input.numel() == 0.");
   Tensor x = to_dtype(x0, order_dtype(x0.dtype()));  // only compares: int64 or double (ops/dispatch_order.h)
-  ReducePlan p = plan_reduce(x, a.int_list(1), a.boolean(2));
+  ReducePlan p = plan_reduce(x, dims, a.boolean(2));
+  for (size_t i = 0; p.reduce == 0 && i < p.mask.size(); ++i)  // (reducing along non-empty dims is fine)
+    if (p.mask[i] && x0.shape()[i] == 0)
+      throw FxError(std::string(kMax ? "amax" : "amin") + "(): Expected reduction dim " + std::to_string(i) +
+                    " to have non-zero size.");
   Tensor y = Tensor::empty(p.out_shape, x.dtype());
   dispatch_order(x.dtype(), kMax ? "amax" : "amin", [&](auto tag) {
     using T = decltype(tag);
