@@ -223,6 +223,7 @@ Object pow_op(const OpCall& call) {
           default: return std::pow(x, y);
         }
       } else {
+        (void)special;  // (integers: no special cases)
         return int_pow(x, y);
       }
     };
