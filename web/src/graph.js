@@ -51,8 +51,14 @@ export function encodeValue(value, where = 'argument', ancestors = []) {
     const keys = Object.keys(value);
     if (keys.length === 1 && TAGS.has(keys[0])) {
       const k = keys[0];
-      if (k === '$size' || k === '$slice') return { [k]: value[k].map(enc) };
-      return value;
+      const payload = value[k];
+      if ((k === '$size' || k === '$slice' || k === '$tuple') && Array.isArray(payload)) return { [k]: payload.map(enc) };
+      if (k === '$dict' && payload !== null && typeof payload === 'object' && !Array.isArray(payload)) {
+        return { $dict: Object.fromEntries(Object.keys(payload).map((key) => [key, enc(payload[key])])) };
+      }
+      // The other tags hold one scalar ({$dtype: 'float32'}, {$node: 'x'}, {$float: 'inf'}).
+      if (payload === null || ['string', 'number', 'boolean', 'bigint'].includes(typeof payload)) return value;
+      throw new FxError(`${where}: {${k}: …} holds a ${Array.isArray(payload) ? 'list' : typeof payload}, not a name or number`);
     }
     return { $dict: Object.fromEntries(keys.map((k) => [k, enc(value[k])])) };
   } finally {
