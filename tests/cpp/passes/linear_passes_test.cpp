@@ -9,6 +9,8 @@
 #include <memory>
 #include <unordered_map>
 
+#include "ir/python_code.h"
+#include "ir/tabular.h"
 #include "passes/subgraph_rewriter.h"
 #include "support/error.h"
 
@@ -86,6 +88,25 @@ TEST(LinearPasses, LintOnAFanOutAndAChain) {
   g.lint();
   report("lint, a 200k-node chain", seconds_since(start));
   EXPECT_LT(seconds_since(start), 3.0 * kSlack);
+}
+
+// The text views of the same graphs (the CLI's table and code).
+TEST(LinearPasses, TextViewsOfAWideAndALongGraph) {
+  auto wide = fan_out(200000);
+  auto start = std::chrono::steady_clock::now();
+  const std::string table = print_tabular(wide->graph());
+  const std::string code = python_code(wide->graph());
+  report("print_tabular + python_code, 200k users of one node", seconds_since(start));
+  EXPECT_LT(seconds_since(start), 6.0 * kSlack);
+  EXPECT_NE(table.find("relu_199998"), std::string::npos);
+  auto gm = empty_module();
+  std::unordered_map<const Node*, Node*> copied;
+  gm->graph().output(gm->graph().graph_copy(*chain(200000, "torch.relu"), copied));
+  start = std::chrono::steady_clock::now();
+  (void)print_tabular(gm->graph());
+  (void)python_code(gm->graph());
+  report("print_tabular + python_code, a 200k-node chain", seconds_since(start));
+  EXPECT_LT(seconds_since(start), 6.0 * kSlack);
 }
 
 // replacePattern(gm, gm): the graph is its own pattern — one match, the whole graph.
