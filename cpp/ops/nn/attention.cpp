@@ -28,7 +28,7 @@ Tensor transpose_last(const Tensor& t) {
 Tensor repeat_heads(const Tensor& t, int64_t hq) {
   const int64_t hk = t.shape()[t.dim() - 3];
   if (hk == hq) return t;
-  if (hq % hk) throw FxError("number of heads in key/value must divide the number of heads in query");
+  if (hk == 0 || hq % hk) throw FxError("number of heads in key/value must divide the number of heads in query");
   Tensor c = t.contiguous();
   Shape s = c.shape();
   s[s.size() - 3] = hq;

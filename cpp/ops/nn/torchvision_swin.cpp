@@ -119,6 +119,10 @@ Object shifted_window_attention_op(const OpCall& call) {
   std::vector<int64_t> ws = *a.int_list(4), shift = *a.int_list(6);
   if (ws.size() != 2 || shift.size() != 2) throw FxError("window_size and shift_size must be of length 2");
   const int64_t heads = a.integer(5);
+  // (torchvision divides by both in Python: ZeroDivisionError there, a wasm trap here without the check)
+  if (ws[0] <= 0 || ws[1] <= 0)
+    throw FxError("integer modulo by zero (window_size [" + std::to_string(ws[0]) + ", " + std::to_string(ws[1]) + "])");
+  if (heads <= 0) throw FxError("integer division or modulo by zero (num_heads " + std::to_string(heads) + ")");
   const bool training = a.boolean(12);
   if (training && (a.number(7).as_double() != 0.0 || a.number(8).as_double() != 0.0))
     throw FxError("shifted_window_attention with dropout in training mode is random; export in eval mode");
