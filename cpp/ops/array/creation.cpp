@@ -238,8 +238,12 @@ Object tensor_op(const OpCall& call) {
   const DType dtype = a.dtype(1).value_or(scalar_kind_dtype(kind));
   Tensor out = Tensor::empty(shape, dtype);
   Tensor flat = make_view(out, {out.numel()}, {1}, 0);
-  for (size_t i = 0; i < values.size(); ++i)
+  for (size_t i = 0; i < values.size(); ++i) {
+    // torch.tensor checks integer dtypes only (1e300 into float32 is inf), naming the dtype its own way
+    if (dtype_is_integral(dtype) && !number_fits(values[i], dtype))
+      throw FxError(std::string("value cannot be converted to type ") + dtype_name(dtype) + " without overflow");
     copy_into(make_view(flat, {}, {}, static_cast<int64_t>(i)), scalar_tensor(values[i], dtype));
+  }
   return out;
 }
 

@@ -217,6 +217,12 @@ for dt in [F32, F64]:
                     case(f"grid_sample/3d_{tag}", conv + "grid_sample", [img3, g3.to(dt)],
                          {"mode": mode, "padding_mode": pad, "align_corners": align})
 
+# --- torch.tensor checks integer dtypes only ("value cannot be converted to type int8 without overflow") --
+for v in [1000, -1, -129, 300.5, 1e300, float("nan"), 2**40, 1e6]:
+    for dt in [I8, U8, I32, F16, F32, BF16, B]:
+        case(f"tensor/{str(dt)[6:]}_{v}", "torch.tensor", [v], {"dtype": dt})
+case("tensor/list_int8_1000", "torch.tensor", [[1, 1000]], {"dtype": I8})
+
 out = {"torch": torch.__version__, "cases": cases}
 path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "hostile_args.json")
 with open(path, "w") as f:
