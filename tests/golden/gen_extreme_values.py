@@ -49,9 +49,6 @@ XFAIL_BY_OP = {
     'convolution/': "inf * 0 and inf - inf accumulated in a different order than torch's GEMM (NaN vs +-inf)",
     'instance_norm': "NaN/inf in a normalised row: statistics computed in a different order than torch's",
     'layer_norm': "NaN/inf in a normalised row: statistics computed in a different order than torch's",
-    'max_pool2d/unbatched': 'a 0-size leading dim read as unbatched channels: torch raises, fxwasm returns an empty result',
-    'max_pool3d/unbatched': 'a 0-size leading dim read as unbatched channels: torch raises, fxwasm returns an empty result',
-    'unfold/unbatched': 'a 0-size leading dim read as unbatched channels: torch raises, fxwasm returns an empty result',
     'mean/': 'float32 sums of huge values: torch accumulates in float32 lanes (inf, or rounding), fxwasm in float64',
     'norm/inf/empty': 'inf-norm over an empty dim: torch raises, fxwasm returns',
     'repeat_interleave': "an empty repeats tensor (with output_size / as an index): torch's shape rules not followed yet",
@@ -106,8 +103,6 @@ nn_ops.json:convolution/aten_transposed/extreme
 nn_ops.json:instance_norm/1d/extreme
 nn_ops.json:layer_norm/aten/extreme
 nn_ops.json:layer_norm/basic/extreme
-nn_ops.json:max_pool2d/unbatched/empty
-nn_ops.json:max_pool3d/unbatched/empty
 nn_ops.json:mean/dim/extreme
 nn_ops.json:mean/dims_keepdim/extreme
 nn_ops.json:mean/method_neg/extreme
@@ -117,7 +112,6 @@ nn_ops.json:repeat_interleave/tensor/empty
 nn_ops.json:sdpa/bool_mask/empty
 nn_ops.json:std_mean/keepdim_kw/extreme
 nn_ops.json:topk/basic/extreme
-nn_ops.json:unfold/unbatched/empty
 nn_ops.json:var_mean/dim_unbiased_keep/extreme
 sampling.json:grid_sample/f16/extreme
 shape_ops.json:gelu/aten/extreme

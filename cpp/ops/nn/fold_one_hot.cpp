@@ -79,6 +79,10 @@ Object unfold_op(const OpCall& call) {
   if (x0.dim() != 3 && x0.dim() != 4)
     throw FxError("Input Error: Only 3D or 4D input Tensors are supported (got " + std::to_string(x0.dim()) + "D)");
   const bool batched = x0.dim() == 4;
+  for (int64_t d = batched ? 1 : 0; d < x0.dim(); ++d)
+    if (x0.shape()[d] == 0)
+      throw FxError("Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero dimensions "
+                    "for input, but got: " + shape_to_string(x0.shape()));
   const int64_t N = batched ? x0.shape()[0] : 1, C = x0.shape()[x0.dim() - 3];
   Blocks b = blocks(a, 1, x0.shape()[x0.dim() - 2], x0.shape()[x0.dim() - 1], "unfold");
   const DType kdt = compute_dtype(x0.dtype());

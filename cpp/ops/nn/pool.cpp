@@ -40,6 +40,20 @@ Planes planes(const Tensor& input, int64_t sp, const std::string& name) {
   return p;
 }
 
+// torch's max/avg pools take an empty batch but no other empty dim (an unbatched [0, H, W] has 0 channels).
+void check_nonempty(const Tensor& x, int64_t sp, bool max) {
+  const bool batched = x.dim() == sp + 2;
+  for (int64_t d = batched ? 1 : 0; d < x.dim(); ++d) {
+    if (x.shape()[d] != 0) continue;
+    Shape shown = x.shape();
+    if (sp == 1 && !max) shown.insert(shown.end() - 1, 1);  // avg_pool1d runs as avg_pool2d there
+    const int64_t nd = sp == 1 && max ? 2 : 3;
+    throw FxError(std::string(sp == 1 && max ? "max_pool1d: " : "") + "Expected " + std::to_string(nd) + "D or " +
+                  std::to_string(nd + 1) + "D (batch mode) tensor with optional 0 dim batch size for input, but got:" +
+                  shape_to_string(shown));
+  }
+}
+
 int64_t pool_out(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil, bool ceil_mode) {
   const int64_t num = in + 2 * pad - dil * (k - 1) - 1 + (ceil_mode ? stride - 1 : 0);
   int64_t out = (num >= 0 ? num / stride : -((-num + stride - 1) / stride)) + 1;
@@ -106,6 +120,7 @@ Object max_pool_op(const OpCall& call) {
   Args a = schema.parse(call);
   const std::string name = "max_pool" + std::to_string(kSp) + "d";
   Planes p = planes(a.tensor(0), kSp, name);
+  check_nonempty(a.tensor(0), kSp, true);
   kernels::PoolGeom g = pool_geom(a, p, kSp, 1, 2, 3, 4, a.boolean(5), false, name);
   const bool with_indices = kIndices == 1 || (kIndices == 2 && a.boolean(6));
   const Shape shape = out_shape(p, kSp, g.OH, g.OW);
@@ -147,6 +162,7 @@ Object avg_pool_op(const OpCall& call) {
   Args a = schema.parse(call);
   const std::string name = "avg_pool" + std::to_string(kSp) + "d";
   Planes p = planes(a.tensor(0), kSp, name);
+  check_nonempty(a.tensor(0), kSp, false);
   kernels::PoolGeom g = pool_geom(a, p, kSp, 1, 2, 3, -1, a.boolean(4), true, name);
   int64_t divisor = 0;
   if (kSp == 2 && !a.is_none(6)) {

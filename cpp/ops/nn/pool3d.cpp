@@ -30,6 +30,14 @@ Volumes volumes(const Tensor& input, const std::string& name) {
   return v;
 }
 
+// torch's 3-d pools take an empty batch but no other empty dim.
+void check_nonempty(const Tensor& x, const std::string& where) {
+  for (int64_t d = x.dim() == 5 ? 1 : 0; d < x.dim(); ++d)
+    if (x.shape()[d] == 0)
+      throw FxError(where + ": Expected input to have non-zero size for non-batch dimensions, but input has sizes " +
+                    shape_to_string(x.shape()) + " with dimension " + std::to_string(d) + " being empty");
+}
+
 int64_t pool_out(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil, bool ceil_mode) {
   const int64_t num = in + 2 * pad - dil * (k - 1) - 1 + (ceil_mode ? stride - 1 : 0);
   int64_t out = (num >= 0 ? num / stride : -((-num + stride - 1) / stride)) + 1;
@@ -83,6 +91,7 @@ Object max_pool3d_op(const OpCall& call) {
                                          "ceil_mode=False") + (kIndices == 2 ? ", return_indices=False)" : ")"));
   Args a = schema.parse(call);
   Volumes v = volumes(a.tensor(0), "max_pool3d");
+  check_nonempty(a.tensor(0), "max_pool3d_with_indices_out_cpu_template()");
   kernels::Pool3dGeom g = geom(a, v, 1, 2, 3, 4, a.boolean(5), false, "max_pool3d");
   const bool with_indices = kIndices == 1 || (kIndices == 2 && a.boolean(6));
   const Shape shape = out_shape(v, g.out);
@@ -105,6 +114,7 @@ Object avg_pool3d_op(const OpCall& call) {
                              "count_include_pad=True, divisor_override=None)");
   Args a = schema.parse(call);
   Volumes v = volumes(a.tensor(0), "avg_pool3d");
+  check_nonempty(a.tensor(0), "avg_pool3d()");
   kernels::Pool3dGeom g = geom(a, v, 1, 2, 3, -1, a.boolean(4), true, "avg_pool3d");
   int64_t divisor = 0;
   if (!a.is_none(6)) {

@@ -223,6 +223,14 @@ for v in [1000, -1, -129, 300.5, 1e300, float("nan"), 2**40, 1e6]:
         case(f"tensor/{str(dt)[6:]}_{v}", "torch.tensor", [v], {"dtype": dt})
 case("tensor/list_int8_1000", "torch.tensor", [[1, 1000]], {"dtype": I8})
 
+# --- pools and unfold: an empty batch is fine, any other empty dim is torch's error --------------------
+for name, shape, args in [("max_pool2d", (0, 6, 6), [2]), ("max_pool2d", (1, 0, 6, 6), [2]), ("max_pool2d", (0, 2, 6, 6), [2]),
+                          ("avg_pool2d", (0, 6, 6), [2]), ("avg_pool2d", (1, 0, 6, 6), [2]), ("max_pool1d", (0, 6), [2]),
+                          ("avg_pool1d", (0, 6), [2]), ("max_pool3d", (0, 2, 2, 2), [1]), ("max_pool3d", (1, 0, 2, 2, 2), [1]),
+                          ("avg_pool3d", (0, 2, 2, 2), [1]), ("unfold", (0, 4, 4), [2]), ("unfold", (1, 0, 4, 4), [2]),
+                          ("unfold", (0, 1, 4, 4), [2])]:
+    case(f"{name}/empty_{'x'.join(map(str, shape))}", conv + name, [torch.zeros(shape)] + args)
+
 out = {"torch": torch.__version__, "cases": cases}
 path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "hostile_args.json")
 with open(path, "w") as f:
