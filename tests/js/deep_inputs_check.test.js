@@ -124,3 +124,16 @@ describe('check compares as torch.allclose', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });
+
+test('replacePattern(gm, gm): the graph as its own pattern and replacement computes the same', async () => {
+  const gm = await fxwasm.load(reluFxw());
+  const x = fxwasm.tensor(new Float32Array([-1, 2]), [2]);
+  const matches = gm.replacePattern(gm, gm);
+  expect(matches).toHaveLength(1);
+  expect(Array.from((await gm.run([x])).data)).toEqual([0, 2]);
+  const neg = await fxwasm.create();
+  const p = neg.graph.placeholder('p');
+  neg.graph.output(neg.graph.callFunction('torch.neg', [p]));
+  expect(gm.replacePattern(gm, neg)).toHaveLength(1);
+  expect(Array.from((await gm.run([x])).data)).toEqual([1, -2]);
+});
