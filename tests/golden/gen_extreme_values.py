@@ -50,8 +50,6 @@ XFAIL_BY_OP = {
     'instance_norm': "NaN/inf in a normalised row: statistics computed in a different order than torch's",
     'layer_norm': "NaN/inf in a normalised row: statistics computed in a different order than torch's",
     'mean/': 'float32 sums of huge values: torch accumulates in float32 lanes (inf, or rounding), fxwasm in float64',
-    'norm/inf/empty': 'inf-norm over an empty dim: torch raises, fxwasm returns',
-    'repeat_interleave': "an empty repeats tensor (with output_size / as an index): torch's shape rules not followed yet",
     'sdpa/bool_mask': "an empty query with a broadcast bool mask: fxwasm's expand check is stricter than torch's",
     'std_mean': "inf in a lane: torch's variance algorithm gives NaN, fxwasm's inf",
     'var_mean': "inf in a lane: torch's variance algorithm gives NaN, fxwasm's inf",
@@ -106,9 +104,6 @@ nn_ops.json:layer_norm/basic/extreme
 nn_ops.json:mean/dim/extreme
 nn_ops.json:mean/dims_keepdim/extreme
 nn_ops.json:mean/method_neg/extreme
-nn_ops.json:norm/inf/empty
-nn_ops.json:repeat_interleave/repeats_only/empty
-nn_ops.json:repeat_interleave/tensor/empty
 nn_ops.json:sdpa/bool_mask/empty
 nn_ops.json:std_mean/keepdim_kw/extreme
 nn_ops.json:topk/basic/extreme

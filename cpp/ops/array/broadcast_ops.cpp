@@ -12,6 +12,7 @@
 #include "ops/array/view_util.h"
 #include "support/error.h"
 #include "tensor/broadcast.h"
+#include "tensor/checked.h"
 #include "tensor/meta.h"
 
 namespace fx {
@@ -90,14 +91,17 @@ Object repeat_interleave_op(const OpCall& call) {
   static const Schema schema("repeat_interleave(input|self, repeats=None, dim=None, *, output_size=None)");
   Args a = schema.parse(call);
   const std::optional<int64_t> output_size = a.is_none(3) ? std::nullopt : std::optional<int64_t>(a.integer(3));
-  auto total_of = [](const std::vector<int64_t>& reps) {
+  // The output length: output_size when given (torch ignores it for no repeats), else the checked sum.
+  auto total_of = [&output_size](const std::vector<int64_t>& reps) {
+    if (reps.empty()) return int64_t{0};
+    if (output_size) return *output_size;
     int64_t t = 0;
-    for (int64_t v : reps) t += v;
+    for (int64_t v : reps) t = checked_add(t, v, "repeat_interleave(): output size");
     return t;
   };
   if (a.is_none(1)) {  // torch.repeat_interleave(repeats)
     std::vector<int64_t> reps = repeat_counts(a.tensor(0), output_size, a.tensor(0).numel());
-    return repeat_index(reps, output_size ? *output_size : total_of(reps));
+    return repeat_index(reps, total_of(reps));
   }
   Tensor x = a.tensor(0);
   int64_t dim = 0;
@@ -117,7 +121,7 @@ Object repeat_interleave_op(const OpCall& call) {
     throw FxError("repeats must have the same size as input along dim, but got repeats.size(0) = " +
                   std::to_string(reps.size()) + " and input.size(" + std::to_string(dim) + ") = " +
                   std::to_string(size));
-  Tensor index = repeat_index(reps, output_size ? *output_size : total_of(reps));
+  Tensor index = repeat_index(reps, total_of(reps));
   return call_op("torch.index_select", {x, Object(Value::integer(dim)), index});
 }
 

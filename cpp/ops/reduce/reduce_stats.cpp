@@ -1,6 +1,7 @@
 // Statistical reductions: mean, var/std (unbiased or correction=), prod, logsumexp, norm /
 // linalg.vector_norm, amax/amin, any/all. Floats accumulate in double and round once.
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "ops/dispatch.h"
@@ -137,6 +138,22 @@ Tensor norm_tensor(const Tensor& x0, double p, const std::optional<std::vector<i
   if (!dtype_is_floating(x.dtype()))
     throw FxError("linalg.vector_norm: Expected a floating point or complex tensor as input. Got " +
                   torch_dtype_title(x.dtype()));
+  if (p < 0 || std::isinf(p)) {  // max/min-like norms have no identity: torch refuses an empty reduction
+    char ord[32];
+    std::snprintf(ord, sizeof ord, "%g", p);
+    if (!dims || dims->empty()) {
+      if (x.numel() == 0)
+        throw FxError(std::string("linalg.vector_norm cannot compute the ") + ord +
+                      " norm on an empty tensor because the operation does not have an identity");
+    } else {
+      for (int64_t d : *dims) {
+        const int64_t w = d < 0 ? d + x.dim() : d;
+        if (w >= 0 && w < x.dim() && x.shape()[w] == 0)  // (torch's message has no space before "because")
+          throw FxError(std::string("linalg.vector_norm cannot compute the ") + ord + " norm on the dimension " +
+                        std::to_string(w) + "because this dimension is empty and the operation does not have an identity");
+      }
+    }
+  }
   ReducePlan pl = plan_reduce(x, dims, keepdim);
   return float_rows(pl, x.dtype(), "norm", [&](const auto* r, int64_t n) { return norm_row(r, n, p); });
 }

@@ -231,6 +231,16 @@ for name, shape, args in [("max_pool2d", (0, 6, 6), [2]), ("max_pool2d", (1, 0, 
                           ("unfold", (0, 1, 4, 4), [2])]:
     case(f"{name}/empty_{'x'.join(map(str, shape))}", conv + name, [torch.zeros(shape)] + args)
 
+# --- norms without an identity on empty reductions; repeat_interleave with no repeats ---------------------
+for ordv in [float("inf"), float("-inf"), -1.0, 0.0, 2.0]:
+    case(f"norm/empty_{ordv}", "torch.norm", [torch.zeros(0, 4)], {"p": ordv})
+    case(f"norm/empty_dim0_{ordv}", "torch.norm", [torch.zeros(0, 4)], {"p": ordv, "dim": 0})
+    case(f"norm/empty_dim1_{ordv}", "torch.norm", [torch.zeros(0, 4)], {"p": ordv, "dim": 1})
+case("repeat_interleave/no_repeats_output_size", "torch.repeat_interleave", [torch.zeros(0, dtype=I64)],
+     {"output_size": 5})
+case("repeat_interleave/empty_input_output_size", "torch.repeat_interleave",
+     [torch.zeros(0, 2), torch.zeros(0, dtype=I64)], {"dim": 0, "output_size": 3})
+
 out = {"torch": torch.__version__, "cases": cases}
 path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "hostile_args.json")
 with open(path, "w") as f:
