@@ -63,6 +63,10 @@ struct Interpreter::InputSpec {
   bool has_shape = false;
   Shape dims;
   std::vector<std::string> dim_names;
+  // meta "sym_dims" (torch.export dynamic_shapes, Dynamo's dynamic graphs): a size that may change from run
+  // to run; sym_bound: whether its symbol binds (equal symbols must agree), sym_min/max its range.
+  std::vector<bool> sym_bound;
+  Shape sym_min, sym_max;  // -1: unbounded
   std::string dtype;  // empty when the meta has none
   bool varargs = false;
   // make_fx, torch.export and Dynamo specialise a graph to the sizes they traced (views carry them), so
@@ -78,6 +82,11 @@ struct Interpreter::InputSpec {
       s += " [";
       for (size_t i = 0; i < dims.size(); ++i) s += (i ? ", " : "") + (dims[i] < 0 ? dim_names[i] : std::to_string(dims[i]));
       s += "]";
+      for (size_t i = 0; i < dims.size(); ++i) {
+        if (dims[i] >= 0 || i >= sym_min.size() || (sym_min[i] < 0 && sym_max[i] < 0)) continue;
+        s += ", " + (sym_min[i] >= 0 ? std::to_string(sym_min[i]) + " <= " : "") + dim_names[i] +
+             (sym_max[i] >= 0 ? " <= " + std::to_string(sym_max[i]) : "");
+      }
       if (!sizes_fixed) s += " (any sizes of rank " + std::to_string(dims.size()) + ")";
     }
     return s;
@@ -272,6 +281,38 @@ Interpreter::~Interpreter() { pool_->retire(); }
 
 namespace {
 
+// meta "sym_dims": one entry per dim, None for a fixed size or [symbol or None, min or None, max or None]
+// (docs/format.md): those sizes are free within their ranges, and dims of one symbol must agree.
+void add_symbolic_dims(Interpreter::InputSpec& spec, const Node& n) {
+  const Value* sym = n.meta_value("sym_dims");
+  if (!sym || !spec.has_shape) return;
+  auto bad = [&](const std::string& why) {
+    throw FxError("placeholder meta sym_dims: " + why, n.name());
+  };
+  if (!sym->is_sequence() || sym->items().size() != spec.dims.size())
+    bad("expected one entry per dim of the shape (" + std::to_string(spec.dims.size()) + ")");
+  spec.sym_bound.assign(spec.dims.size(), false);
+  spec.sym_min.assign(spec.dims.size(), -1);
+  spec.sym_max.assign(spec.dims.size(), -1);
+  auto bound = [&](const Value& v) -> int64_t {
+    if (v.is_none()) return -1;
+    if (v.kind() != ValueKind::Int || v.as_int() < 0) bad("a range bound must be a non-negative integer or None");
+    return v.as_int();
+  };
+  for (size_t d = 0; d < spec.dims.size(); ++d) {
+    const Value& e = sym->items()[d];
+    if (e.is_none()) continue;
+    if (!e.is_sequence() || e.items().size() != 3) bad("an entry must be None or [symbol, min, max]");
+    const Value& name = e.items()[0];
+    if (!name.is_none() && name.kind() != ValueKind::Str) bad("a symbol must be a string or None");
+    spec.dims[d] = -1;
+    spec.dim_names[d] = name.is_none() ? "?" : name.as_str();
+    spec.sym_bound[d] = !name.is_none();
+    spec.sym_min[d] = bound(e.items()[1]);
+    spec.sym_max[d] = bound(e.items()[2]);
+  }
+}
+
 Interpreter::InputSpec input_spec(const Node& n, bool sizes_fixed) {
   Interpreter::InputSpec spec;
   spec.node = &n;
@@ -290,12 +331,15 @@ Interpreter::InputSpec input_spec(const Node& n, bool sizes_fixed) {
     }
   }
   if (const Value* dtype = n.meta_value("dtype"); dtype && dtype->kind() == ValueKind::Dtype) spec.dtype = dtype->as_str();
+  add_symbolic_dims(spec, n);
   return spec;
 }
 
 }  // namespace
 
 void Interpreter::check_inputs(const std::vector<Object>& inputs) const {
+  // symbol → (size, the input that set it): equal symbols must agree across inputs and dims
+  std::vector<std::pair<const std::string*, std::pair<int64_t, const std::string*>>> symbols;
   for (size_t i = 0; i < input_specs_.size() && i < inputs.size(); ++i) {
     const InputSpec& spec = input_specs_[i];
     if (spec.varargs) return;  // takes the rest as a tuple; its meta describes no single input
@@ -310,6 +354,24 @@ void Interpreter::check_inputs(const std::vector<Object>& inputs) const {
       ok = ok && spec.dims.size() == t.shape().size();
       for (size_t d = 0; ok && spec.sizes_fixed && d < spec.dims.size(); ++d)
         ok = spec.dims[d] < 0 || spec.dims[d] == t.shape()[d];
+    }
+    for (size_t d = 0; ok && d < spec.sym_min.size(); ++d) {
+      if (spec.dims[d] >= 0) continue;
+      const int64_t size = t.shape()[d];
+      const std::string& sym = spec.dim_names[d];
+      if ((spec.sym_min[d] >= 0 && size < spec.sym_min[d]) || (spec.sym_max[d] >= 0 && size > spec.sym_max[d]))
+        throw FxError("input '" + name + "' dim " + std::to_string(d) + " is " + std::to_string(size) + ", outside " +
+                      sym + "'s range [" + (spec.sym_min[d] >= 0 ? std::to_string(spec.sym_min[d]) : "0") + ", " +
+                      (spec.sym_max[d] >= 0 ? std::to_string(spec.sym_max[d]) : "inf") + "]", name);
+      if (!spec.sym_bound[d]) continue;
+      auto it = std::find_if(symbols.begin(), symbols.end(), [&](const auto& e) { return *e.first == sym; });
+      if (it == symbols.end()) {
+        symbols.push_back({&sym, {size, &name}});
+      } else if (it->second.first != size) {
+        throw FxError("input '" + name + "' dim " + std::to_string(d) + " is " + std::to_string(size) + ", but " +
+                      sym + " is " + std::to_string(it->second.first) + " (from input '" + *it->second.second +
+                      "'): sizes of one symbol must agree", name);
+      }
     }
     if (!ok) {
       std::string got = std::string(dtype_name(t.dtype())) + " [";

@@ -76,7 +76,9 @@ def _lower_exported(ep):
 def _from_exported(ep):
     ep = _lower_exported(ep)
     gm = ep.module()
-    gm._fxwasm_range_constraints = dict(ep.range_constraints)  # the dynamic dimensions' ranges
+    # the ranges torch.export promises for the dynamic dimensions (its ShapeEnv's own start at 2)
+    gm._fxwasm_ranges = {str(sym): (_finite_int(vr.lower), _finite_int(vr.upper))
+                         for sym, vr in ep.range_constraints.items()}
     # torch.export adds a call to a guard-checking submodule; it is not part of the model's computation
     for node in list(gm.graph.nodes):
         if node.op == "call_module" and node.target == "_guards_fn" and not node.users:
@@ -309,26 +311,41 @@ def _flat_inputs(gm, example_inputs, example_kwargs):
     return pytree.tree_leaves((tuple(example_inputs or ()), {k: example_kwargs[k] for k in keys}))
 
 
-def _symbolic_dims(node):
-    """["s0", None, …] for a placeholder whose example value has symbolic sizes (torch.export with
-    dynamic_shapes), else None."""
-    val = node.meta.get("val")
+def _finite_int(bound):
+    """A value range's bound as an int, None when it is infinite (sympy's oo, torch's int_oo)."""
+    try:
+        value = int(bound)
+    except (TypeError, ValueError, AttributeError, OverflowError):
+        return None
+    return value if abs(value) < 2**62 else None
+
+
+def _symbolic_dims(node, ranges=None):
+    """For a placeholder whose example value has symbolic sizes (torch.export with dynamic_shapes, Dynamo's
+    dynamic graphs): one entry per dim, None for a fixed size, else [symbol, min, max] (max None when
+    unbounded; symbol None for a size that is an expression of symbols, which the runtime does not bind).
+    None when every size is fixed."""
+    val = node.meta.get("val", node.meta.get("example_value"))
     if not isinstance(val, torch.Tensor):
         return None
-    dims = [str(d) if isinstance(d, torch.SymInt) and not d.node.is_constant() else None for d in val.shape]
-    return dims if any(d is not None for d in dims) else None
-
-
-def _symbol_ranges(ranges):
-    """{"s0": {"min": 2, "max": 1024}} from an ExportedProgram's range_constraints (max null: unbounded)."""
-    out = {}
-    for sym, vr in (ranges or {}).items():
-        name = str(sym)
-        if not name.isidentifier():
+    dims, dynamic = [], False
+    for d in val.shape:
+        if not isinstance(d, torch.SymInt) or d.node.is_constant():
+            dims.append(None)
             continue
-        lo, hi = vr.lower, vr.upper
-        out[name] = {"min": int(lo) if lo.is_finite else None, "max": int(hi) if hi.is_finite else None}
-    return out
+        dynamic = True
+        expr = d.node.expr
+        name, lo, hi = None, None, None
+        if getattr(expr, "is_Symbol", False):
+            name = str(expr)
+            if ranges and name in ranges:
+                lo, hi = ranges[name]
+            else:
+                vr = d.node.shape_env.var_to_range.get(expr)
+                if vr is not None:
+                    lo, hi = _finite_int(vr.lower), _finite_int(vr.upper)
+        dims.append([name, lo, hi])
+    return dims if dynamic else None
 
 
 def build_program(gm, tracer, example_inputs=None, reference=True, root_source=None, example_kwargs=None):
@@ -385,9 +402,9 @@ def build_program(gm, tracer, example_inputs=None, reference=True, root_source=N
         if isinstance(trace_text, str) and trace_text:
             meta["stack_trace"] = _clip_string(portable_stack_trace(trace_text))
         if node.op == "placeholder":
-            sym_dims = _symbolic_dims(node)
+            sym_dims = _symbolic_dims(node, getattr(gm, "_fxwasm_ranges", None))
             if sym_dims is not None:
-                meta["sym_dims"] = sym_dims  # these sizes may change from run to run (program.symbols)
+                meta["sym_dims"] = sym_dims  # these sizes may change from run to run, within their ranges
         if node.meta.get("is_wrapped") is True:  # symbolic_trace's autowrapped functions (math.sqrt, ...):
             meta["is_wrapped"] = True            # the code starts with torch.fx.wrap("math_sqrt") for them
         if meta:
@@ -407,9 +424,6 @@ def build_program(gm, tracer, example_inputs=None, reference=True, root_source=N
         "modules": modules,
         "tensors": {name: kind for name, (kind, _) in tensors.items()},
     }
-    symbols = _symbol_ranges(getattr(gm, "_fxwasm_range_constraints", None))
-    if symbols:
-        program["symbols"] = symbols
     structure = pytree_structure(gm)
     if structure is not None:
         program["pytree"] = structure
