@@ -40,7 +40,6 @@ XFAIL_BY_OP = {
     'bce_with_logits': "loss formula on NaN/inf inputs: fxwasm's order of operations (inf - inf, 0 * inf) differs from torch's",
     'cross_entropy': "loss formula on NaN/inf inputs: fxwasm's order of operations (inf - inf, 0 * inf) differs from torch's",
     'kl_div': "loss formula on NaN/inf inputs: fxwasm's order of operations (inf - inf, 0 * inf) differs from torch's",
-    'margin_ranking_loss': "loss formula on NaN/inf inputs: fxwasm's order of operations (inf - inf, 0 * inf) differs from torch's",
     'poisson_nll_loss': "loss formula on NaN/inf inputs: fxwasm's order of operations (inf - inf, 0 * inf) differs from torch's",
     'addcdiv': 'float32 rounding near the largest float: fxwasm computes in float64 and rounds once, torch in float32 (inf)',
     'batch_norm': 'an empty batch with running stats of 0 elements: torch accepts, fxwasm checks them against the channel count',
@@ -78,14 +77,6 @@ losses.json:bce_with_logits/weights_none/extreme
 losses.json:cross_entropy/probs_weight_smooth_none/extreme
 losses.json:kl_div/aten_none/extreme
 losses.json:kl_div/none/extreme
-losses.json:margin_ranking_loss/aten_mean/extreme
-losses.json:margin_ranking_loss/aten_none/extreme
-losses.json:margin_ranking_loss/aten_sum/extreme
-losses.json:margin_ranking_loss/f64/extreme
-losses.json:margin_ranking_loss/mean/extreme
-losses.json:margin_ranking_loss/none/extreme
-losses.json:margin_ranking_loss/sum/extreme
-losses.json:margin_ranking_loss/torch/extreme
 losses.json:poisson_nll_loss/aten_none/extreme
 losses.json:poisson_nll_loss/none/extreme
 losses.json:poisson_nll_loss/torch/extreme

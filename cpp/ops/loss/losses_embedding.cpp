@@ -43,7 +43,7 @@ Tensor cosine_embedding(const Tensor& x1, const Tensor& x2, const Tensor& t, dou
         ab += u * v, aa += u * u, bb += v * v;
       }
       const double cos = ab / std::sqrt(aa * bb), y = tc.data<double>()[i];
-      per.data<double>()[i] = (y == 1 ? 1 - cos : 0.0) + (y == -1 ? std::max(0.0, cos - margin) : 0.0);
+      per.data<double>()[i] = (y == 1 ? 1 - cos : 0.0) + (y == -1 ? (cos - margin > 0 || cos != cos ? cos - margin : 0.0) : 0.0);  // NaN stays NaN, as torch's clamp_min
     }
   }
   return reduce_loss_as(per, r, dtype);

@@ -21,6 +21,10 @@
 namespace fx {
 namespace {
 
+// torch's clamp_min(x, 0): NaN stays NaN (std::max(0.0, NaN) is 0).
+double clamp_min0(double v) { return v > 0 || v != v ? v : 0.0; }
+
+
 const double kPi = 3.14159265358979323846;
 const double kHalfLog2Pi = 0.5 * std::log(2 * kPi);
 
@@ -327,7 +331,7 @@ Tensor margin_ranking(const Tensor& x1, const Tensor& x2, const Tensor& y, doubl
   DType dtype = promote_types(promote_types(x1.dtype(), x2.dtype()), y.dtype());
   if (!dtype_is_floating(dtype)) dtype = DType::Float32;
   return pointwise_loss({x1, x2, y}, dtype, r,
-                        [margin](const double* v) { return std::max(0.0, -v[2] * (v[0] - v[1]) + margin); });
+                        [margin](const double* v) { return clamp_min0(-v[2] * (v[0] - v[1]) + margin); });
 }
 
 Object margin_ranking_op(const OpCall& call) {
@@ -354,7 +358,7 @@ Tensor hinge_embedding(const Tensor& x, const Tensor& y, double margin, Reductio
     throw FxError(std::string("mean(): could not infer output dtype. Input dtype must be either a floating point or "
                               "complex dtype. Got: ") + torch_type_name(x.dtype()));
   return pointwise_loss({x, y}, x.dtype(), r, [margin](const double* v) {
-    return (v[1] != 1 ? std::max(0.0, margin - v[0]) : 0.0) + (v[1] != -1 ? v[0] : 0.0);
+    return (v[1] != 1 ? clamp_min0(margin - v[0]) : 0.0) + (v[1] != -1 ? v[0] : 0.0);
   });
 }
 

@@ -62,7 +62,11 @@ void run_direction(Cell cell, const Tensor& x, const LayerWeights& w, bool rever
       for (int64_t j = 0; j < H; ++j) {
         switch (cell) {
           case Cell::Tanh: h[b * H + j] = std::tanh(gx[j] + gh[j]); break;
-          case Cell::Relu: h[b * H + j] = std::max(T(0), gx[j] + gh[j]); break;
+          case Cell::Relu: {  // relu keeps NaN, as torch's
+            const T v = gx[j] + gh[j];
+            h[b * H + j] = v > T(0) || v != v ? v : T(0);
+            break;
+          }
           case Cell::Gru: {
             const T r = sigmoid(gx[j] + gh[j]), z = sigmoid(gx[H + j] + gh[H + j]);
             const T n = std::tanh(gx[2 * H + j] + r * gh[2 * H + j]);

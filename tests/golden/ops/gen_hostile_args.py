@@ -241,6 +241,17 @@ case("repeat_interleave/no_repeats_output_size", "torch.repeat_interleave", [tor
 case("repeat_interleave/empty_input_output_size", "torch.repeat_interleave",
      [torch.zeros(0, 2), torch.zeros(0, dtype=I64)], {"dim": 0, "output_size": 3})
 
+# --- relu-like clamps keep NaN (std::max(0, NaN) is 0): the RNN relu layer, margin and hinge losses -------
+xr = torch.tensor([[[nan, 1.0]], [[-inf, inf]], [[0.5, -2.0]]])
+wih, whh, bih, bhh = tensor([3, 2]), tensor([3, 3]), tensor([3]), tensor([3])
+case("rnn_relu/nan_input", "aten.rnn_relu.input", [xr, torch.zeros(1, 1, 3), [wih, whh, bih, bhh], True, 1, 0.0, False,
+                                                   False, False])
+nanv = torch.tensor([nan, inf, -inf, 1.0, -1.0, 0.0])
+case("margin_ranking_loss/nan", conv + "margin_ranking_loss", [nanv, nanv.flip(0), torch.ones(6)], {"reduction": "none"})
+case("hinge_embedding_loss/nan", conv + "hinge_embedding_loss", [nanv, -torch.ones(6)], {"reduction": "none"})
+case("cosine_embedding_loss/nan", conv + "cosine_embedding_loss", [nanv.reshape(3, 2), torch.ones(3, 2), -torch.ones(3)],
+     {"reduction": "none"})
+
 out = {"torch": torch.__version__, "cases": cases}
 path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "hostile_args.json")
 with open(path, "w") as f:
