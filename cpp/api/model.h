@@ -52,6 +52,12 @@ class Model {
   std::string info_json() const;
   // {"nodes": [{op, name, target, args, kwargs, users, meta}]} with values in the format's encoding.
   std::string graph_json() const;
+  // The module tree as stored: {qualified name: {"type", "hparams": {name: value (the format's JSON)}}}.
+  std::string modules_json() const;
+  // The named tensors: [{"name", "kind", "shape", "dtype", "bytes"}], by name.
+  std::string tensors_json() const;
+  // One named tensor (FxError naming the tensors there are when there is no such name).
+  const Tensor& tensor(const std::string& name) const;
 
   // Placeholder names in order (the inputs run expects).
   std::vector<std::string> input_names() const;

@@ -178,6 +178,24 @@ std::string fx_graph(int handle) {
   return guarded_raw("graph", [&] { return entry(handle).model->graph_json(); });
 }
 
+std::string fx_modules(int handle) {
+  return guarded_raw("modules", [&] { return entry(handle).model->modules_json(); });
+}
+
+std::string fx_tensors(int handle) {
+  return guarded_raw("tensors", [&] { return entry(handle).model->tensors_json(); });
+}
+
+// One named tensor, handed over as run outputs are (released with fx_release).
+std::string fx_get_tensor(int handle, std::string name) {
+  return guarded([&] {
+    Entry& e = entry(handle);
+    const Tensor& t = e.model->tensor(name);
+    e.pending_tensors.clear();
+    return ojson{{"tensor", object_to_wire(Object(t), e.pending_tensors)}};
+  });
+}
+
 std::string fx_info(int handle) {
   return guarded_raw("info", [&] { return entry(handle).model->info_json(); });
 }
@@ -349,6 +367,9 @@ EMSCRIPTEN_BINDINGS(fxwasm) {
   emscripten::function("fx_code", &fx::fx_code);
   emscripten::function("fx_graph", &fx::fx_graph);
   emscripten::function("fx_info", &fx::fx_info);
+  emscripten::function("fx_modules", &fx::fx_modules);
+  emscripten::function("fx_tensors", &fx::fx_tensors);
+  emscripten::function("fx_get_tensor", &fx::fx_get_tensor);
   emscripten::function("fx_run", &fx::fx_run);
   emscripten::function("fx_run_tensors", &fx::fx_run_tensors);
   emscripten::function("fx_release_outputs", &fx::fx_release_outputs);

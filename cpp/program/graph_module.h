@@ -17,6 +17,10 @@ struct ModuleInfo {
 };
 
 enum class TensorKind { Parameter, Buffer, Constant };
+// "parameter", "buffer", "constant": the format's and the API's spelling.
+inline const char* tensor_kind_name(TensorKind k) {
+  return k == TensorKind::Parameter ? "parameter" : k == TensorKind::Buffer ? "buffer" : "constant";
+}
 
 struct NamedTensor {
   TensorKind kind = TensorKind::Parameter;

@@ -10,14 +10,6 @@
 namespace fx {
 namespace {
 
-const char* kind_name(TensorKind k) {
-  switch (k) {
-    case TensorKind::Parameter: return "parameter";
-    case TensorKind::Buffer: return "buffer";
-    case TensorKind::Constant: return "constant";
-  }
-  return "constant";
-}
 
 Json kwargs_json(const Kwargs& kwargs) {
   Json o = Json::object();
@@ -67,7 +59,7 @@ Json program_to_json(const GraphModule& gm, std::vector<std::pair<std::string, T
   program["modules"] = std::move(modules);
 
   Json tensors = Json::object();
-  for (const auto& [name, t] : gm.tensors()) tensors[name] = kind_name(t.kind);
+  for (const auto& [name, t] : gm.tensors()) tensors[name] = tensor_kind_name(t.kind);
 
   const Reference& ref = gm.reference();
   if (ref.present) {

@@ -82,6 +82,11 @@ function decodeDict(obj, graph) {
   return Object.fromEntries(Object.entries(obj ?? {}).map(([k, v]) => [k, decode(v, graph)]));
 }
 
+/** @internal A value of the format with no node references (a module's hyperparameters), as node args read. */
+export function decodeLiteral(value) {
+  return decode(value, null);
+}
+
 export class Node {
   #graph;
   #name;

@@ -3,7 +3,7 @@
 import { FxError, unwrapReply } from './errors.js';
 import { Graph } from './graph.js';
 import { encodeValue, decodeValue, encodeTensors, decodeTensors } from './marshal.js';
-import { encodeValue as encodeGraphValue } from './graph.js';
+import { decodeLiteral, encodeValue as encodeGraphValue } from './graph.js';
 import { Tensor } from './tensor.js';
 import { getRuntime } from './runtime.js';
 import { stringify } from './json.js';
@@ -82,6 +82,34 @@ export class GraphModule {
   info() {
     if (!this.#info) this.#info = this.#rt.call('fx_info', this.#live()).info;
     return structuredClone(this.#info);
+  }
+
+  /**
+   * The module tree as stored in the file: {qualifiedName: {type, hparams}} ('' is the root), e.g.
+   * {'conv1': {type: 'torch.nn.modules.conv.Conv2d', hparams: {in_channels: 3, kernel_size: [7, 7], …}}}.
+   */
+  modules() {
+    const { modules } = this.#rt.call('fx_modules', this.#live());
+    return Object.fromEntries(Object.entries(modules).map(([name, m]) => [name, {
+      type: m.type,
+      hparams: Object.fromEntries(Object.entries(m.hparams).map(([k, v]) => [k, decodeLiteral(v)])),
+    }]));
+  }
+
+  /** The named tensors: [{name, kind: 'parameter'|'buffer'|'constant', shape, dtype, bytes}], by name. */
+  tensors() {
+    return this.#rt.call('fx_tensors', this.#live()).tensors;
+  }
+
+  /** A copy of one named tensor (a parameter, buffer or constant) as a Tensor. */
+  getTensor(name) {
+    const handle = this.#live();
+    const reply = this.#rt.call('fx_get_tensor', handle, String(name));
+    try {
+      return decodeValue(this.#rt, reply.tensor);
+    } finally {
+      this.#rt.call('fx_release', handle);
+    }
   }
 
   /**

@@ -238,6 +238,12 @@ export class GraphModule {
    * size, and the buffers it had to allocate (0 when it reused earlier runs' buffers). Zeros before a run.
    */
   runMemory(): RunMemory;
+  /** The module tree as stored: qualified name ('' = root) → class and constructor hyperparameters. */
+  modules(): Record<string, ModuleEntry>;
+  /** The named tensors, by name. */
+  tensors(): TensorEntry[];
+  /** A copy of one named tensor. */
+  getTensor(name: string): Tensor;
   /** Runs a pass in the core (graph linted before and after); returns whether it changed anything. */
   applyPass(name: PassName, options?: { inputs?: RunInputs }): boolean;
   /** torch.fx replace_pattern with two GraphModules (e.g. from fxwasm.create()); returns the matches. */
@@ -297,6 +303,9 @@ export class WorkerGraphModule {
   /** A Promise of the Python source of forward. */
   readonly code: Promise<string>;
   info(): Promise<ModelInfo>;
+  modules(): Promise<Record<string, ModuleEntry>>;
+  tensors(): Promise<TensorEntry[]>;
+  getTensor(name: string): Promise<Tensor>;
   runMemory(): Promise<RunMemory>;
   /** A Promise of the placeholder names. */
   readonly inputNames: Promise<string[]>;
@@ -325,6 +334,10 @@ export function save(gm: GraphModule): Uint8Array;
 export function save(gm: WorkerGraphModule): Promise<Uint8Array>;
 /** A new GraphModule with an empty graph, to build a program from scratch. */
 export function create(): Promise<GraphModule>;
+export interface ModuleEntry { type: string; hparams: Record<string, unknown> }
+export interface TensorEntry {
+  name: string; kind: 'parameter' | 'buffer' | 'constant'; shape: number[]; dtype: DType; bytes: number;
+}
 /** Every call_function target, call_method name and leaf module type the runtime runs, each sorted. */
 export interface SupportedOps { functions: string[]; methods: string[]; modules: string[] }
 export function supportedOps(): Promise<SupportedOps>;

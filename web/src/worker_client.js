@@ -151,7 +151,7 @@ const finalizer = typeof FinalizationRegistry === 'function'
 
 /**
  * A model running in a Worker (fxwasm.load(source, {worker: true})). The GraphModule calls, all async:
- * run, printTabular, code, info, runMemory, inputNames, check, reference, applyPass, save; dispose() stops the worker.
+ * run, printTabular, code, info, runMemory, modules, tensors, getTensor, inputNames, check, reference, applyPass, save; dispose() stops the worker.
  * The Graph API (gm.graph and the editing calls) and runSync need the model on this thread.
  */
 export class WorkerGraphModule {
@@ -189,6 +189,9 @@ export class WorkerGraphModule {
 
   info() { return this.#call('info'); }
   runMemory() { return this.#call('runMemory'); }
+  modules() { return this.#call('modules'); }
+  tensors() { return this.#call('tensors'); }
+  async getTensor(name) { return unpackValue(await this.#call('getTensor', [name])); }
 
   /** A Promise of the placeholder names. */
   get inputNames() { return this.#call('inputNames'); }

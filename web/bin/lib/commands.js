@@ -78,7 +78,8 @@ function outputDesc(o) {
 export function infoCommand(file, opts) {
   return withModel(file, (gm) => {
     const info = gm.info();
-    if (opts.json) { outJson(info, 2); return 0; }
+    const modules = gm.modules();
+    if (opts.json) { outJson({ ...info, modules }, 2); return 0; }
     const counts = Object.entries(info.ops).map(([op, n]) => `${op} ${n}`).join(', ');
     const stats = (s) => `${s.count.toLocaleString('en-US')} elements in ${s.tensors} tensors, ${bytesText(s.bytes)}`;
     const lines = [
@@ -97,8 +98,27 @@ export function infoCommand(file, opts) {
     out(lines.map(([k, v]) => `${`${k}:`.padEnd(13)}${v}`).join('\n'));
     const targets = Object.entries(info.targets);
     if (targets.length) out(`\n${table(['target', 'count'], targets, { align: [null, 'right'] })}`);
+    const tree = Object.entries(modules).filter(([name]) => name !== '');
+    if (tree.length) {
+      const rows = tree.map(([name, m]) => [name, m.type.split('.').pop(), hparamsText(m.hparams)]);
+      out(`\n${table(['module', 'type', 'hyperparameters'], rows)}`);
+    }
     return 0;
   }, { inspect: true });
+}
+
+// A module's hyperparameters as its repr shows them: in_channels=3, kernel_size=(7, 7), bias=True.
+function hparamsText(hparams) {
+  const text = (v) => {
+    if (Array.isArray(v)) return `(${v.map(text).join(', ')}${v.length === 1 ? ',' : ''})`;
+    if (v === null) return 'None';
+    if (v === true || v === false) return v ? 'True' : 'False';
+    if (typeof v === 'string') return `'${v}'`;
+    if (typeof v === 'number') return String(v);
+    if (v && typeof v === 'object' && '$dtype' in v) return `torch.${v.$dtype}`;
+    return JSON.stringify(v);
+  };
+  return Object.entries(hparams).map(([k, v]) => `${k}=${text(v)}`).join(', ');
 }
 
 // Writes `bytes` to the --out path; a path that cannot be written is a clean error, not an internal one.
