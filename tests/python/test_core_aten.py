@@ -1,0 +1,55 @@
+"""Every Core ATen overload of the reference torch (torch.Tag.core) runs in fxwasm, or is listed below with
+the reason it does not: the runtime's list (python/fxwasm/supported_ops.json, kept equal to `fxwasm ops` by
+tests/js/supported_ops.test.js) against torch's own, so a gap cannot open — or close — silently."""
+import json
+import os
+
+import torch
+
+from corpus_graphs import ROOT
+
+# overload → why the runtime does not run it (yet)
+NOT_SUPPORTED = {
+    # gradients: fxwasm runs inference graphs
+    "aten._adaptive_avg_pool2d_backward.default": "backward",
+    "aten.avg_pool2d_backward.default": "backward",
+    "aten.convolution_backward.default": "backward",
+    "aten.embedding_dense_backward.default": "backward",
+    "aten.max_pool2d_with_indices_backward.default": "backward",
+    "aten.native_group_norm_backward.default": "backward",
+    "aten.native_layer_norm_backward.default": "backward",
+    # random numbers: no generator matches torch's stream
+    "aten.rand.default": "random", "aten.randn.default": "random", "aten.randperm.default": "random",
+    # issue #22: complex tensors and FFT, data-dependent output shapes
+    "aten._fft_c2r.default": "FFT (complex)", "aten._fft_r2c.default": "FFT (complex)",
+    "aten.nonzero.default": "data-dependent shape", "aten.masked_scatter.default": "data-dependent reads",
+    # training-mode batch norm (batch statistics); eval graphs use _native_batch_norm_legit_no_training
+    "aten._native_batch_norm_legit.default": "training-mode batch norm",
+    "aten._native_batch_norm_legit.no_stats": "training-mode batch norm",
+    # out= variants, raw strides, storage offsets: not produced by inference exports
+    "aten.atan2.out": "out= variant", "aten.empty_strided.default": "explicit strides",
+    "aten.sym_storage_offset.default": "storage offsets",
+}
+
+
+def core_aten_overloads():
+    names = set()
+    for attr in dir(torch.ops.aten):
+        packet = getattr(torch.ops.aten, attr, None)
+        if not isinstance(packet, torch._ops.OpOverloadPacket):
+            continue
+        for overload in packet.overloads():
+            if torch.Tag.core in getattr(packet, overload).tags:
+                names.add(f"aten.{attr}.{overload}")
+    return names
+
+
+def test_every_core_aten_overload_runs_or_is_listed_with_a_reason():
+    with open(os.path.join(ROOT, "python", "fxwasm", "supported_ops.json"), encoding="utf8") as f:
+        supported = set(json.load(f)["functions"])
+    core = core_aten_overloads()
+    assert len(core) >= 180, f"torch lists only {len(core)} Core ATen overloads"
+    missing = core - supported
+    assert sorted(missing - NOT_SUPPORTED.keys()) == [], "new Core ATen gaps"
+    assert sorted(NOT_SUPPORTED.keys() & supported) == [], "supported now: remove from NOT_SUPPORTED"
+    assert sorted(NOT_SUPPORTED.keys() - core) == [], "no longer Core ATen in this torch"
