@@ -11,7 +11,8 @@ const WHY = {
   divide: /divide by zero/,
   unreachable: /unreachable/,
   memory: /out of bounds/,
-  stack: /stack overflow/,  // -sSTACK_OVERFLOW_CHECK=2: an abort, never silent corruption
+  // the stack is first in memory (CMakeLists.txt): running past its end is an out-of-bounds access
+  stack: /memory access out of bounds|stack overflow/,
   abort: /abort/i,
 };
 
