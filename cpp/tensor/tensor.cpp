@@ -98,7 +98,9 @@ Shape contiguous_strides(const Shape& shape) {
   int64_t s = 1;
   for (size_t i = shape.size(); i-- > 0;) {
     strides[i] = s;
-    s *= shape[i] > 0 ? shape[i] : 1;
+    // an empty tensor's shape may multiply past int64 ([0, 2^62, 2^62]); its strides are never used to
+    // address anything, so they saturate instead of overflowing
+    if (i > 0 && __builtin_mul_overflow(s, shape[i] > 0 ? shape[i] : 1, &s)) s = INT64_MAX;
   }
   return strides;
 }

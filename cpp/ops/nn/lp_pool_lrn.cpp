@@ -10,6 +10,7 @@
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "support/error.h"
+#include "tensor/checked.h"
 #include "tensor/broadcast.h"
 
 namespace fx {
@@ -29,14 +30,15 @@ Object lp_pool_op(const OpCall& call) {
                              "d(input, norm_type, kernel_size, stride=None, ceil_mode=False)");
   Args a = schema.parse(call);
   const std::vector<int64_t> k = arg_ints(a, 2, kSp, "kernel_size");
-  int64_t window = 1;
-  for (int64_t v : k) window *= v;
   static const char* const pools[] = {"", "torch.nn.functional.avg_pool1d", "torch.nn.functional.avg_pool2d",
                                       "torch.nn.functional.avg_pool3d"};
   Object powered = call_op("torch.pow", {a[0], a[1]});
   Object out = call_op(pools[kSp], {powered, ints(k)},
                        {{"stride", a.is_none(3) ? Object() : a[3]}, {"padding", integer(0)}, {"ceil_mode", a[4]}});
   Object mag = call_op("torch.mul", {call_op("torch.sign", {out}), call_op("torch.relu", {call_op("torch.abs", {out})})});
+  // after the pool, which refuses a kernel larger than the input as torch does: the window then fits
+  int64_t window = 1;
+  for (int64_t v : k) window = checked_mul(window, v, "lp_pool kernel_size");
   mag = call_op("torch.mul", {mag, integer(window)});
   return call_op("torch.pow", {mag, floating(1.0 / a.number(1).as_double())});
 }
