@@ -1,4 +1,4 @@
-"""Every Core ATen overload of the reference torch (torch.Tag.core) runs in fxwasm, or is listed below with
+"""Every Core ATen overload of the reference torch (torch.Tag.core; 193 in torch 2.15) runs in fxwasm, or is listed below with
 the reason it does not: the runtime's list (python/fxwasm/supported_ops.json, kept equal to `fxwasm ops` by
 tests/js/supported_ops.test.js) against torch's own, so a gap cannot open — or close — silently."""
 import json
@@ -29,18 +29,25 @@ NOT_SUPPORTED = {
     # out= variants, raw strides, storage offsets: not produced by inference exports
     "aten.atan2.out": "out= variant", "aten.empty_strided.default": "explicit strides",
     "aten.sym_storage_offset.default": "storage offsets",
+    "aten.sym_is_contiguous.default": "memory layout queries",
+    # in-place storage resizing (functionalized away in inference exports)
+    "aten.resize_.default": "in-place storage resize",
 }
 
 
 def core_aten_overloads():
+    """Every aten overload tagged core, from the dispatcher's registry (dir(torch.ops.aten) lists only the
+    packets touched so far, so it depends on what ran before)."""
     names = set()
-    for attr in dir(torch.ops.aten):
-        packet = getattr(torch.ops.aten, attr, None)
-        if not isinstance(packet, torch._ops.OpOverloadPacket):
+    for qualified in torch._C._dispatch_get_all_op_names():
+        if not qualified.startswith("aten::"):
             continue
-        for overload in packet.overloads():
-            if torch.Tag.core in getattr(packet, overload).tags:
-                names.add(f"aten.{attr}.{overload}")
+        name, _, overload = qualified[len("aten::"):].partition(".")
+        packet = getattr(torch.ops.aten, name, None)
+        overload = overload or "default"
+        op = getattr(packet, overload, None) if packet is not None else None
+        if op is not None and torch.Tag.core in op.tags:
+            names.add(f"aten.{name}.{overload}")
     return names
 
 
