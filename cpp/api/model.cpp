@@ -100,10 +100,10 @@ std::unique_ptr<Model> Model::load_block(std::shared_ptr<uint8_t> file, size_t s
   FX_CHECK(file != nullptr || size == 0, source + ": no data");
   try {
     auto model = std::make_unique<Model>(read_fxw_block(std::move(file), size), source);
-    // Load-time planning: the interpreter resolves every op now, so the first run pays nothing extra. It
+    // Load-time planning: the plan resolves every op now, so the first run pays nothing extra. It
     // refuses a graph with unsupported ops (one list of them all); inspection-only loads keep the model.
     try {
-      model->interpreter();
+      model->plan();
     } catch (const FxError&) {
       if (!allow_unsupported) throw;  // inspection only: run() reports it again
     }
@@ -128,7 +128,7 @@ std::unique_ptr<Model> Model::empty() {
 }
 
 void Model::graph_changed(bool semantics_kept) {
-  interpreter_.reset();
+  plan_.reset();
   if (!semantics_kept) gm_->reference() = Reference{};
 }
 
@@ -228,18 +228,14 @@ std::string Model::graph_json() const {
   return dump(ojson{{"nodes", std::move(nodes)}});
 }
 
-Interpreter& Model::interpreter() {
-  if (!interpreter_) interpreter_ = std::make_unique<Interpreter>(*gm_, /*fuse=*/true);
-  return *interpreter_;
+Plan& Model::plan() {
+  if (!plan_) plan_ = std::make_unique<Plan>(*gm_);
+  return *plan_;
 }
 
-Object Model::run(const std::vector<Object>& inputs, Profile* profile) {
-  Interpreter& interp = interpreter();
-  interp.check_inputs(inputs);
-  return interp.run(inputs, profile);
-}
+Object Model::run(const std::vector<Object>& inputs, Profile* profile) { return plan().run(inputs, profile); }
 
-BufferPool::Stats Model::run_memory() const { return interpreter_ ? interpreter_->memory() : BufferPool::Stats{}; }
+BufferPool::Stats Model::run_memory() const { return plan_ ? plan_->memory() : BufferPool::Stats{}; }
 
 CheckReport Model::check(double rtol, double atol, bool equal_nan) {
   CheckReport report;
@@ -269,6 +265,7 @@ std::string profile_json(const Profile& profile) {
     j["dtype"] = p.is_tensor ? ojson(dtype_name(p.dtype)) : ojson(nullptr);
     j["result"] = p.result;
     j["ms"] = p.ms;
+    if (!p.fused_into.empty()) j["fused_into"] = p.fused_into;
     nodes.push_back(std::move(j));
   }
   return dump(nodes);

@@ -12,14 +12,14 @@
 #include "api/check.h"
 #include "program/graph_module.h"
 #include "program/object.h"
-#include "runtime/interpreter.h"
+#include "runtime/plan.h"
 
 namespace fx {
 
 class Model {
  public:
   // Parses a .fxw file; `source` (a path, URL or "<bytes>") prefixes every load error. Loading prepares
-  // the runtime (the interpreter's planning), so a graph with ops the runtime cannot run fails here with
+  // the runtime (its plan), so a graph with ops the runtime cannot run fails here with
   // one FxError naming every unsupported target and the nodes using it — unless `allow_unsupported`
   // (inspection only: text views, info, editing); run() then fails with that same message.
   static std::unique_ptr<Model> load(const uint8_t* data, size_t size, const std::string& source = "<bytes>",
@@ -66,7 +66,7 @@ class Model {
   // The runtime is prepared at load, and again after an edit (graph_changed) on the next run.
   Object run(const std::vector<Object>& inputs, Profile* profile = nullptr);
 
-  // The runtime's tensor arena after the last run (runtime/interpreter.h memory()); zeros before any run.
+  // The runtime's tensor arena after the last run (runtime/plan.h memory()); zeros before any run.
   BufferPool::Stats run_memory() const;
 
   // Runs the reference inputs stored in the file and compares with the stored outputs, as torch.allclose
@@ -76,14 +76,15 @@ class Model {
   std::vector<uint8_t> save() const;  // the same format, bytes ready for a file
 
  private:
-  Interpreter& interpreter();
+  Plan& plan();
 
   std::unique_ptr<GraphModule> gm_;
   std::string source_;
-  std::unique_ptr<Interpreter> interpreter_;
+  std::unique_ptr<Plan> plan_;
 };
 
-// A profiled run as JSON: [{op, name, target, shape (null unless a tensor), dtype, result, ms}] in run order.
+// A profiled run as JSON: [{op, name, target, shape (null unless a tensor), dtype, result, ms, fused_into (only
+// for a node the runtime ran fused into another: that node's name)}] in run order.
 std::string profile_json(const Profile& profile);
 
 }  // namespace fx

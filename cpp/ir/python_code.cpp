@@ -16,6 +16,7 @@
 
 #include "ir/graph.h"
 #include "support/error.h"
+#include "support/strings.h"
 
 namespace fx {
 namespace {
@@ -107,14 +108,6 @@ std::string device_repr(const std::string& name) {
   return "device(type='" + name.substr(0, colon) + "', index=" + name.substr(colon + 1) + ")";
 }
 
-std::string join(const std::vector<std::string>& parts, const std::string& sep) {
-  std::string out;
-  for (size_t i = 0; i < parts.size(); ++i) {
-    if (i) out += sep;
-    out += parts[i];
-  }
-  return out;
-}
 
 // The codegen namespace: one name per node and per global, unique across both (torch's _Namespace with
 // its object-to-name cache). Builtins keep their own name and are not recorded: graph names never take a

@@ -13,6 +13,7 @@
 #include <cstdlib>
 
 #include "ir/graph.h"
+#include "support/strings.h"
 
 namespace fx {
 namespace {
@@ -222,14 +223,6 @@ size_t cell_width(const std::string& s, bool multiline) {
   return w;
 }
 
-std::string join(const std::vector<std::string>& parts, const std::string& sep) {
-  std::string out;
-  for (size_t i = 0; i < parts.size(); ++i) {
-    if (i) out += sep;
-    out += parts[i];
-  }
-  return out;
-}
 
 // _align_column: pads every cell of a column to a common width (at least `minwidth`).
 std::vector<std::string> align_column(std::vector<std::string> cells, bool decimal, size_t minwidth,

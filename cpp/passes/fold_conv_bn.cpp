@@ -41,28 +41,39 @@ struct BatchNormParams {
   double eps = 1e-5;
 };
 
-// The folded (weight, bias) of a conv with weight `w` (out channels first) and optional bias `b`.
-std::optional<std::pair<Tensor, Tensor>> fold(const Tensor& w, const Tensor* b, const BatchNormParams& bn) {
-  const int64_t out = w.dim() >= 1 ? w.shape()[0] : 0;
-  if (!is_float(&w) || !is_float(bn.mean) || !is_float(bn.var) || (b && !is_float(b))) return std::nullopt;
+// The per-channel map of a BatchNorm after a conv with `out` channels and bias `b` (see the header).
+std::optional<ChannelAffine> affine(int64_t out, const Tensor* b, const BatchNormParams& bn) {
+  if (!is_float(bn.mean) || !is_float(bn.var) || (b && !is_float(b))) return std::nullopt;
   if (bn.weight && !is_float(bn.weight)) return std::nullopt;
   if (bn.bias && !is_float(bn.bias)) return std::nullopt;
   auto channels = [out](const Tensor* t) { return !t || (t->dim() == 1 && t->shape()[0] == out); };
   if (out == 0 || !channels(b) || !channels(bn.mean) || !channels(bn.var) || !channels(bn.weight) ||
       !channels(bn.bias))
     return std::nullopt;
-  std::vector<double> wv = to_doubles(w);
   const std::vector<double> mean = to_doubles(*bn.mean), var = to_doubles(*bn.var);
   const std::vector<double> gamma = bn.weight ? to_doubles(*bn.weight) : std::vector<double>(out, 1.0);
   const std::vector<double> beta = bn.bias ? to_doubles(*bn.bias) : std::vector<double>(out, 0.0);
-  std::vector<double> bv = b ? to_doubles(*b) : std::vector<double>(out, 0.0);
-  const size_t per_channel = wv.size() / static_cast<size_t>(out);
+  ChannelAffine a;
+  a.shift = b ? to_doubles(*b) : std::vector<double>(out, 0.0);
+  a.scale.resize(static_cast<size_t>(out));
   for (int64_t c = 0; c < out; ++c) {
-    const double scale = gamma[c] / std::sqrt(var[c] + bn.eps);
-    for (size_t i = 0; i < per_channel; ++i) wv[c * per_channel + i] *= scale;
-    bv[c] = (bv[c] - mean[c]) * scale + beta[c];
+    a.scale[c] = gamma[c] / std::sqrt(var[c] + bn.eps);
+    a.shift[c] = (a.shift[c] - mean[c]) * a.scale[c] + beta[c];
   }
-  return std::make_pair(from_doubles(wv, w.shape(), w.dtype()), from_doubles(bv, {out}, w.dtype()));
+  return a;
+}
+
+// The folded (weight, bias) of a conv with weight `w` (out channels first) and optional bias `b`.
+std::optional<std::pair<Tensor, Tensor>> fold(const Tensor& w, const Tensor* b, const BatchNormParams& bn) {
+  if (!is_float(&w)) return std::nullopt;
+  const int64_t out = w.dim() >= 1 ? w.shape()[0] : 0;
+  const std::optional<ChannelAffine> a = affine(out, b, bn);
+  if (!a) return std::nullopt;
+  std::vector<double> wv = to_doubles(w);
+  const size_t per_channel = wv.size() / static_cast<size_t>(out);
+  for (int64_t c = 0; c < out; ++c)
+    for (size_t i = 0; i < per_channel; ++i) wv[c * per_channel + i] *= a->scale[c];
+  return std::make_pair(from_doubles(wv, w.shape(), w.dtype()), from_doubles(a->shift, {out}, w.dtype()));
 }
 
 const Value* hparam(const ModuleInfo& m, const std::string& key) {
@@ -88,24 +99,35 @@ const ModuleInfo* module_of(const GraphModule& gm, const Node* n, const char* ty
 
 std::string member(const std::string& path, const char* name) { return path.empty() ? name : path + "." + name; }
 
+// The statistics of a BatchNorm module (null where a tensor is missing).
+BatchNormParams module_params(const GraphModule& gm, const Node& bn, const ModuleInfo& info) {
+  BatchNormParams p;
+  p.mean = gm.find_tensor(member(bn.target(), "running_mean"));
+  p.var = gm.find_tensor(member(bn.target(), "running_var"));
+  p.weight = gm.find_tensor(member(bn.target(), "weight"));
+  p.bias = gm.find_tensor(member(bn.target(), "bias"));
+  if (const Value* eps = hparam(info, "eps"); eps && (eps->kind() == ValueKind::Float || eps->kind() == ValueKind::Int))
+    p.eps = eps->kind() == ValueKind::Int ? static_cast<double>(eps->as_int()) : eps->as_float();
+  return p;
+}
+
+bool training_mode(const ModuleInfo& info) {
+  const Value* training = hparam(info, "training");
+  return training && training->kind() == ValueKind::Bool && training->as_bool();
+}
+
 bool fold_modules(GraphModule& gm, Node* bn) {
   const ModuleInfo* bn_info = module_of(gm, bn, kBatchNorm2d);
   if (!bn_info || bn->args().size() != 1 || !bn->kwargs().empty() || !bn->args()[0].is_node()) return false;
   Node* conv = bn->args()[0].as_node();
   if (!module_of(gm, conv, kConv2d) || conv->users().size() != 1) return false;
-  const Value* training = hparam(*bn_info, "training");
-  if (training && training->kind() == ValueKind::Bool && training->as_bool()) return false;
+  if (training_mode(*bn_info)) return false;
   int calls = 0;  // a conv module called twice would change its other call too
   for (const Node* n : gm.graph().nodes())
     if (n->op() == Op::CallModule && n->target() == conv->target()) ++calls;
   if (calls != 1) return false;
 
-  BatchNormParams p;
-  p.mean = gm.find_tensor(member(bn->target(), "running_mean"));
-  p.var = gm.find_tensor(member(bn->target(), "running_var"));
-  p.weight = gm.find_tensor(member(bn->target(), "weight"));
-  p.bias = gm.find_tensor(member(bn->target(), "bias"));
-  if (const Value* eps = hparam(*bn_info, "eps")) p.eps = eps->as_float();
+  const BatchNormParams p = module_params(gm, *bn, *bn_info);
   const std::string w_name = member(conv->target(), "weight"), b_name = member(conv->target(), "bias");
   const Tensor* w = gm.find_tensor(w_name);
   if (!w || !p.mean || !p.var) return false;
@@ -219,6 +241,15 @@ bool FoldConvBatchNorm::run(GraphModule& gm) {
     if (fold_modules(gm, n) || fold_functions(gm, n)) changed = true;
   }
   return changed;
+}
+
+std::optional<ChannelAffine> batch_norm_affine(const GraphModule& gm, const Node& bn, const Tensor* conv_bias,
+                                               int64_t channels) {
+  const ModuleInfo* info = module_of(gm, &bn, kBatchNorm2d);
+  if (!info || training_mode(*info)) return std::nullopt;
+  const BatchNormParams p = module_params(gm, bn, *info);
+  if (!p.mean || !p.var) return std::nullopt;
+  return affine(channels, conv_bias, p);
 }
 
 }  // namespace fx

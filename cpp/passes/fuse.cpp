@@ -1,8 +1,11 @@
 #include "passes/fuse.h"
 
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "ops/registry.h"
+#include "passes/attributes.h"
 #include "passes/fold_conv_bn.h"
 #include "support/error.h"
 
@@ -59,16 +62,21 @@ bool kwargs_within(const Node* n, std::initializer_list<const char*> allowed) {
   return true;
 }
 
-bool in(const std::string& s, std::initializer_list<const char*> names) {
-  for (const char* n : names)
-    if (s == n) return true;
+// Whether call_function / call_method `n` runs one of the ops `names` spell (any one spelling of each:
+// the registry maps every alias and method name of an op to the same entry).
+bool is_op(const Node* n, std::initializer_list<const char*> names) {
+  if (n->op() != Op::CallFunction && n->op() != Op::CallMethod) return false;
+  const OpRegistry& ops = OpRegistry::global();
+  const OpDef* def = ops.find(n->op(), n->target());
+  if (!def) return false;
+  for (const char* name : names)
+    if (ops.find_function(name) == def) return true;
   return false;
 }
 
 // The activation node `n` applies to x, if the epilogue can take it.
 bool activation_of(const GraphModule& gm, const Node* n, const Node* x, FusionActivation& a) {
   if (!unary_on(n, x)) return false;
-  const std::string& t = n->target();
   a = FusionActivation();
   if (const ModuleInfo* m = module_of(gm, n)) {
     if (n->args().size() != 1 || !n->kwargs().empty()) return false;
@@ -87,35 +95,28 @@ bool activation_of(const GraphModule& gm, const Node* n, const Node* x, FusionAc
       if (approx && approx->kind() != ValueKind::Str) return false;
       if (approx) a.approximate = approx->as_str();
     }
-  } else if (n->op() == Op::CallFunction) {
-    if (in(t, {"torch.relu", "torch.relu_", "torch.nn.functional.relu", "torch.nn.functional.relu_",
-               "aten.relu.default", "aten.relu_.default"})) {
-      a.kind = "relu";
-      if (!kwargs_within(n, {"inplace"}) || n->args().size() > 2) return false;
-    } else if (in(t, {"torch.nn.functional.relu6", "aten.relu6.default"})) {
-      a.kind = "relu6";
-      if (!kwargs_within(n, {"inplace"}) || n->args().size() > 2) return false;
-    } else if (in(t, {"torch.nn.functional.silu", "aten.silu.default", "aten.silu_.default"})) {
-      a.kind = "silu";
-      if (!kwargs_within(n, {"inplace"}) || n->args().size() > 2) return false;
-    } else if (in(t, {"torch.nn.functional.hardtanh", "torch.nn.functional.hardtanh_", "aten.hardtanh.default",
-                      "aten.hardtanh_.default"})) {
-      a.kind = "hardtanh";
-      if (!kwargs_within(n, {"min_val", "max_val", "inplace"}) || n->args().size() > 4) return false;
-      const Value* lo = argument(n, 1, "min_val");
-      const Value* hi = argument(n, 2, "max_val");
-      if ((lo && !is_number(*lo)) || (hi && !is_number(*hi))) return false;
-      a.min = static_cast<float>(lo ? number(*lo) : -1.0), a.max = static_cast<float>(hi ? number(*hi) : 1.0);
-    } else if (in(t, {"torch._C._nn.gelu", "torch.nn.functional.gelu", "aten.gelu.default"})) {
-      a.kind = "gelu";
-      if (!kwargs_within(n, {"approximate"}) || n->args().size() > 2) return false;
-      const Value* approx = argument(n, 1, "approximate");
-      if (approx && approx->kind() != ValueKind::Str) return false;
-      if (approx) a.approximate = approx->as_str();
-    }
-  } else if (n->op() == Op::CallMethod && (t == "relu" || t == "relu_") && n->args().size() == 1 &&
-             n->kwargs().empty()) {
+  } else if (is_op(n, {"torch.relu", "torch.relu_"})) {
     a.kind = "relu";
+    if (!kwargs_within(n, {"inplace"}) || n->args().size() > 2) return false;
+  } else if (is_op(n, {"torch.nn.functional.relu6"})) {
+    a.kind = "relu6";
+    if (!kwargs_within(n, {"inplace"}) || n->args().size() > 2) return false;
+  } else if (is_op(n, {"torch.nn.functional.silu", "aten.silu_.default"})) {
+    a.kind = "silu";
+    if (!kwargs_within(n, {"inplace"}) || n->args().size() > 2) return false;
+  } else if (is_op(n, {"torch.nn.functional.hardtanh", "torch.nn.functional.hardtanh_"})) {
+    a.kind = "hardtanh";
+    if (!kwargs_within(n, {"min_val", "max_val", "inplace"}) || n->args().size() > 4) return false;
+    const Value* lo = argument(n, 1, "min_val");
+    const Value* hi = argument(n, 2, "max_val");
+    if ((lo && !is_number(*lo)) || (hi && !is_number(*hi))) return false;
+    a.min = static_cast<float>(lo ? number(*lo) : -1.0), a.max = static_cast<float>(hi ? number(*hi) : 1.0);
+  } else if (is_op(n, {"torch.nn.functional.gelu"})) {
+    a.kind = "gelu";
+    if (!kwargs_within(n, {"approximate"}) || n->args().size() > 2) return false;
+    const Value* approx = argument(n, 1, "approximate");
+    if (approx && approx->kind() != ValueKind::Str) return false;
+    if (approx) a.approximate = approx->as_str();
   }
   if (a.kind == "relu") a.min = 0.0f;
   if (a.kind == "relu6") a.min = 0.0f, a.max = 6.0f;
@@ -126,13 +127,10 @@ bool activation_of(const GraphModule& gm, const Node* n, const Node* x, FusionAc
 
 // If n is `x + r` (no alpha) with r another node, returns r.
 const Node* residual_operand(const Node* n, const Node* x) {
-  const bool fn = n->op() == Op::CallFunction &&
-                  in(n->target(), {"operator.add", "torch.add", "aten.add.Tensor", "operator.iadd", "aten.add_.Tensor"});
-  const bool method = n->op() == Op::CallMethod && (n->target() == "add" || n->target() == "add_");
-  if ((!fn && !method) || n->args().size() != 2 || !n->kwargs().empty()) return nullptr;
+  const bool inplace = is_op(n, {"operator.iadd", "aten.add_.Tensor"});
+  if ((!inplace && !is_op(n, {"operator.add"})) || n->args().size() != 2 || !n->kwargs().empty()) return nullptr;
   const Value &a = n->args()[0], &b = n->args()[1];
   if (!a.is_node() || !b.is_node() || a.as_node() == b.as_node()) return nullptr;
-  const bool inplace = n->target() == "operator.iadd" || n->target() == "aten.add_.Tensor" || n->target() == "add_";
   if (a.as_node() == x) return b.as_node();
   if (b.as_node() == x && !inplace) return a.as_node();  // r.add_(x) mutates r: keep it
   return nullptr;
@@ -147,7 +145,7 @@ bool is_false(const Value* v) { return v && v->kind() == ValueKind::Bool && !v->
 bool is_one(const Value* v) { return !v || (is_number(*v) && number(*v) == 1.0); }
 
 // Whether `n` is a producer the fused ops can take; sets c.head_kind (and c.transpose for addmm).
-bool match_head(const GraphModule& gm, const Node* n, const FusionOptions& o, FusionChain& c) {
+bool match_head(const GraphModule& gm, const Node* n, FusionChain& c) {
   if (const ModuleInfo* m = module_of(gm, n)) {
     if (n->args().size() != 1 || !n->kwargs().empty() || !n->args()[0].is_node()) return false;
     if (m->type == kConv2d) {
@@ -162,28 +160,27 @@ bool match_head(const GraphModule& gm, const Node* n, const FusionOptions& o, Fu
     }
     return false;
   }
-  if (o.module_heads_only || n->op() != Op::CallFunction) return false;
-  const std::string& t = n->target();
+  if (n->op() != Op::CallFunction) return false;
   const Value* input = argument(n, 0, "input");
   if (!input || !input->is_node()) return false;
-  if (in(t, {"torch.conv2d", "torch.nn.functional.conv2d", "aten.conv2d.default", "aten.conv2d.padding"})) {
+  if (is_op(n, {"torch.conv2d", "aten.conv2d.padding"})) {
     if (!kwargs_within(n, {"input", "weight", "bias", "stride", "padding", "dilation", "groups"}) || n->args().size() > 7)
       return false;
     c.head_kind = FusionHead::Conv2dFunction;
     return argument(n, 1, "weight") != nullptr;
   }
-  if (t == "aten.convolution.default") {
+  if (is_op(n, {"aten.convolution.default"})) {
     const Tensor* w = attr_tensor(gm, argument(n, 1, "weight"));
     if (n->args().size() != 9 || !n->kwargs().empty() || !is_false(&n->args()[6]) || !w || w->dim() != 4) return false;
     c.head_kind = FusionHead::Conv2dFunction;
     return true;
   }
-  if (in(t, {"torch.nn.functional.linear", "aten.linear.default"})) {
+  if (is_op(n, {"torch.nn.functional.linear"})) {
     if (!kwargs_within(n, {"input", "weight", "bias"}) || n->args().size() > 3) return false;
     c.head_kind = FusionHead::LinearFunction;
     return argument(n, 1, "weight") != nullptr;
   }
-  if (in(t, {"aten.addmm.default", "torch.addmm"})) {
+  if (is_op(n, {"torch.addmm"})) {
     // addmm(bias, x, t(w)) with a 1-D bias tensor: bias + x @ w.T is F.linear(x, w, bias).
     if (n->args().size() != 3 || !kwargs_within(n, {"beta", "alpha"}) || !is_one(n->kwarg("beta")) ||
         !is_one(n->kwarg("alpha")))
@@ -191,10 +188,8 @@ bool match_head(const GraphModule& gm, const Node* n, const FusionOptions& o, Fu
     const Tensor* bias = attr_tensor(gm, &n->args()[0]);
     if (!bias || bias->dim() != 1 || !n->args()[1].is_node() || !n->args()[2].is_node()) return false;
     const Node* tr = n->args()[2].as_node();
-    const bool t_call = (tr->op() == Op::CallFunction && in(tr->target(), {"aten.t.default", "torch.t"}) &&
-                         tr->args().size() == 1) ||
-                        (tr->op() == Op::CallMethod && tr->target() == "t" && tr->args().size() == 1);
-    bool permute = tr->op() == Op::CallFunction && tr->target() == "aten.permute.default" && tr->args().size() == 2;
+    const bool t_call = is_op(tr, {"torch.t"}) && tr->args().size() == 1;
+    bool permute = is_op(tr, {"aten.permute.default"}) && tr->op() == Op::CallFunction && tr->args().size() == 2;
     if (permute) {
       const Value& dims = tr->args()[1];
       permute = (dims.kind() == ValueKind::List || dims.kind() == ValueKind::Tuple) && dims.items().size() == 2 &&
@@ -213,31 +208,39 @@ bool match_head(const GraphModule& gm, const Node* n, const FusionOptions& o, Fu
 
 bool is_conv(FusionHead k) { return k == FusionHead::Conv2dModule || k == FusionHead::Conv2dFunction; }
 
+// The weight and bias of a Conv2d module (null when missing).
+const Tensor* module_tensor(const GraphModule& gm, const Node* n, const char* name) {
+  return gm.find_tensor(n->target() + "." + name);
+}
+
+// Whether the BatchNorm2d module node `bn` after Conv2d module node `conv` folds.
+bool folds(const GraphModule& gm, const Node* conv, const Node* bn) {
+  const Tensor* w = module_tensor(gm, conv, "weight");
+  return w && w->dim() == 4 && batch_norm_affine(gm, *bn, module_tensor(gm, conv, "bias"), w->shape()[0]);
+}
+
 }  // namespace
 
 std::vector<FusionChain> find_fusion_chains(const GraphModule& gm, const FusionOptions& o) {
   std::vector<FusionChain> out;
-  std::unordered_map<const Node*, size_t> index;
   const std::vector<Node*> nodes = gm.graph().nodes();
-  for (size_t i = 0; i < nodes.size(); ++i) index[nodes[i]] = i;
   std::unordered_set<const Node*> taken;
   for (const Node* head : nodes) {
     FusionChain c;
-    if (taken.count(head) || !match_head(gm, head, o, c)) continue;
+    if (taken.count(head) || !match_head(gm, head, c)) continue;
     c.head = head;
-    const bool conv = is_conv(c.head_kind);
     const Node* last = head;
     const Node* next = sole_user(last);
     if (o.batch_norm && c.head_kind == FusionHead::Conv2dModule && next && !taken.count(next) &&
-        unary_on(next, last) && next->args().size() == 1 && next->kwargs().empty() && has_type(gm, next, kBatchNorm2d)) {
+        unary_on(next, last) && next->args().size() == 1 && next->kwargs().empty() &&
+        has_type(gm, next, kBatchNorm2d) && folds(gm, head, next)) {
       c.batch_norm = next;
       c.absorbed.push_back(next);
       last = next;
       next = sole_user(last);
     }
-    if ((conv || o.linear_residual) && next && !taken.count(next)) {
-      const Node* r = residual_operand(next, last);
-      if (r && (!o.residual_before_head || index.at(r) < index.at(head))) {
+    if (next && !taken.count(next)) {
+      if (const Node* r = residual_operand(next, last)) {
         c.residual = r;
         c.absorbed.push_back(next);
         last = next;
@@ -245,8 +248,7 @@ std::vector<FusionChain> find_fusion_chains(const GraphModule& gm, const FusionO
       }
     }
     FusionActivation a;
-    if (next && !taken.count(next) && activation_of(gm, next, last, a) &&
-        (!o.clamp_activations_only || a.is_clamp())) {
+    if (next && !taken.count(next) && activation_of(gm, next, last, a)) {
       c.activation = a;
       c.absorbed.push_back(next);
     }
@@ -260,6 +262,28 @@ std::vector<FusionChain> find_fusion_chains(const GraphModule& gm, const FusionO
 
 namespace {
 
+// The BatchNorm of conv chain `c` folded as the fused op reads it (BatchNorm::AsScale): `bias` (the conv's
+// get_attr bias or None) becomes a get_attr of the folded bias; returns a get_attr of the scale. Both are
+// new float32 constants; the conv's weight is left as it is.
+Value fold_batch_norm_as_scale(GraphModule& gm, const FusionChain& c, Value& bias) {
+  const Tensor* w = module_tensor(gm, c.head, "weight");
+  const Tensor* b = module_tensor(gm, c.head, "bias");
+  const int64_t channels = w ? w->shape()[0] : 0;
+  const std::optional<ChannelAffine> a = batch_norm_affine(gm, *c.batch_norm, b, channels);
+  if (!a) throw FxError("the BatchNorm of the chain no longer folds", c.batch_norm->name());
+  Tensor scale = Tensor::empty({channels}, DType::Float32), shift = Tensor::empty({channels}, DType::Float32);
+  for (int64_t i = 0; i < channels; ++i) {
+    scale.data<float>()[i] = static_cast<float>(a->scale[i]);
+    shift.data<float>()[i] = static_cast<float>(a->shift[i]);
+  }
+  const std::string scale_name = unique_attribute_name(gm, c.head->name() + "_bn_scale");
+  gm.tensors()[scale_name] = NamedTensor{TensorKind::Constant, scale};
+  const std::string bias_name = unique_attribute_name(gm, c.head->name() + "_bn_bias");
+  gm.tensors()[bias_name] = NamedTensor{TensorKind::Constant, shift};
+  bias = Value::node(gm.graph().get_attr(bias_name));
+  return Value::node(gm.graph().get_attr(scale_name));
+}
+
 // Rewrites one chain into a fused node placed where its last node was, named as its producer was.
 void rewrite(GraphModule& gm, const FusionChain& c) {
   Graph& g = gm.graph();
@@ -268,6 +292,7 @@ void rewrite(GraphModule& gm, const FusionChain& c) {
   const bool conv = is_conv(c.head_kind);
   ValueList args;
   Kwargs kwargs;
+  Value scale;  // BatchNorm::AsScale: the folded BatchNorm's per-channel scale
   std::string module_path;
   {
     auto guard = g.inserting_before(last);
@@ -280,6 +305,7 @@ void rewrite(GraphModule& gm, const FusionChain& c) {
         args.push_back(head->args()[0]);
         args.push_back(Value::node(g.get_attr(w)));
         args.push_back(gm.find_tensor(b) ? Value::node(g.get_attr(b)) : Value());
+        if (c.batch_norm) scale = fold_batch_norm_as_scale(gm, c, args[2]);
         if (conv) {
           for (const char* k : {"stride", "padding", "dilation", "groups"}) {
             const Value* v = hparam(m, k);
@@ -290,7 +316,7 @@ void rewrite(GraphModule& gm, const FusionChain& c) {
         break;
       }
       case FusionHead::Conv2dFunction: {
-        if (head->target() == "aten.convolution.default") {  // (x, w, b, stride, padding, dilation, transposed, out_pad, groups)
+        if (is_op(head, {"aten.convolution.default"})) {  // (x, w, b, stride, padding, dilation, transposed, out_pad, groups)
           const ValueList& a = head->args();
           args = {a[0], a[1], a[2], a[3], a[4], a[5], a[8]};
         } else {
@@ -317,6 +343,7 @@ void rewrite(GraphModule& gm, const FusionChain& c) {
         break;
     }
   }
+  if (!scale.is_none()) kwargs.emplace_back("scale", scale);
   if (c.residual) {
     // Read from the add itself: an earlier rewrite may have replaced the node c.residual pointed to.
     const Node* add = c.absorbed[c.batch_norm ? 1 : 0];
@@ -339,13 +366,18 @@ void rewrite(GraphModule& gm, const FusionChain& c) {
   Kwargs meta;  // what is known of the chain's value (shape propagation, the exporter)
   for (const auto& [k, v] : last->meta())
     if (k == "shape" || k == "dtype" || k == "tensor_meta") meta.emplace_back(k, v);
+  std::vector<std::string> absorbed_names;
+  if (c.transpose) absorbed_names.push_back(c.transpose->name());
+  for (const Node* n : c.absorbed) absorbed_names.push_back(n->name());
   Node* fused;
   {
     auto guard = g.inserting_before(last);
     fused = g.call_function(target, args, kwargs);
   }
   last->replace_all_uses_with(fused);
+  const std::string bn_path = c.batch_norm ? c.batch_norm->target() : "";
   for (auto it = c.absorbed.rbegin(); it != c.absorbed.rend(); ++it) g.erase_node(const_cast<Node*>(*it));
+  if (!bn_path.empty()) remove_module_if_unused(gm, bn_path);
   g.erase_node(head);
   if (c.transpose && c.transpose->users().empty()) g.erase_node(const_cast<Node*>(c.transpose));
   // The fused node takes the producer's name (names stay taken after an erase: release it first).
@@ -356,6 +388,9 @@ void rewrite(GraphModule& gm, const FusionChain& c) {
     renamed = g.create_node(Op::CallFunction, target, args, kwargs, name);
   }
   for (auto& [k, v] : meta) renamed->set_meta(k, std::move(v));
+  ValueList absorbed;  // what the fused node stands for besides its producer (a profile reports them)
+  for (const std::string& n : absorbed_names) absorbed.push_back(Value::str(n));
+  renamed->set_meta("fused_nodes", Value::list(std::move(absorbed)));
   fused->replace_all_uses_with(renamed);
   g.erase_node(fused);
   if (!module_path.empty()) {
@@ -371,9 +406,15 @@ void rewrite(GraphModule& gm, const FusionChain& c) {
 }  // namespace
 
 bool FuseEpilogues::run(GraphModule& gm) {
-  FoldConvBatchNorm fold;
-  bool changed = fold.run(gm);
-  for (const FusionChain& c : find_fusion_chains(gm)) {
+  bool changed = false;
+  FusionOptions options;
+  if (batch_norm_ == BatchNorm::IntoWeights) {
+    FoldConvBatchNorm fold;
+    changed = fold.run(gm);
+  } else {
+    options.batch_norm = true;
+  }
+  for (const FusionChain& c : find_fusion_chains(gm, options)) {
     rewrite(gm, c);
     changed = true;
   }

@@ -10,11 +10,11 @@
 // aten.convolution when not transposed) and linear (F.linear, aten.linear); aten.addmm(bias, x, t(w)) as
 // make_fx writes Linear. Residual: `y + r` / `y += r` (no alpha) right after the producer. Activations:
 // relu, relu6, hardtanh, gelu, silu (function, method or module form). Every intermediate value must have
-// the chain's next node as its only user.
+// the chain's next node as its only user. Ops are matched by the registry's op (ops/registry.h), so every
+// spelling of one (torch.relu, F.relu, aten.relu.default, x.relu()) matches alike.
 //
-// The matcher is shared with the runtime: the Interpreter's load-time fusion (Interpreter(gm, fuse=true))
-// runs the chains find_fusion_chains gives it with FusionOptions::runtime(), so the graph a user sees
-// after the pass and the plan the runtime makes without it come from one set of rules.
+// The pass is also the runtime's: the plan (runtime/plan.h) runs it on its own copy of a graph at load,
+// with BatchNorm::AsScale, so a model's convolutions run fused whether or not the user ran the pass.
 #pragma once
 #include <limits>
 #include <string>
@@ -51,27 +51,32 @@ struct FusionChain {
 };
 
 struct FusionOptions {
-  bool module_heads_only = false;     // only call_module Conv2d / Linear
-  bool batch_norm = false;            // absorb a BatchNorm2d module after a Conv2d
-  bool clamp_activations_only = false;
-  bool linear_residual = true;        // a residual after a Linear / linear / addmm
-  bool residual_before_head = false;  // the residual must be computed before the producer
-  // What the Interpreter's load-time fusion can bind (modules/fused.h): modules, BatchNorm folded at bind
-  // time, clamp activations, residuals only after convolutions and computed before them.
-  static FusionOptions runtime() { return {true, true, true, false, true}; }
+  // Absorb an eval-mode BatchNorm2d module after a Conv2d module (one whose statistics fold:
+  // passes/fold_conv_bn.h batch_norm_affine).
+  bool batch_norm = false;
 };
 
 // Chains in `gm` (greedy, in graph order); a node belongs to at most one chain; chains with nothing
 // absorbed are not returned.
 std::vector<FusionChain> find_fusion_chains(const GraphModule& gm, const FusionOptions& options = {});
 
-// The pass: folds Conv2d → BatchNorm2d first (FoldConvBatchNorm), then rewrites every chain into one
-// fxwasm.fused_conv2d / fxwasm.fused_linear node (named after the producer). A fused Conv2d / Linear
-// module no other node calls leaves the module tree; its tensors stay, read by get_attr nodes.
+// The pass: rewrites every chain into one fxwasm.fused_conv2d / fxwasm.fused_linear node (named after the
+// producer; meta "fused_nodes" lists the nodes it absorbed). A fused Conv2d / Linear module no other node
+// calls leaves the module tree; its tensors stay, read by get_attr nodes. BatchNorm after a convolution:
+//  - IntoWeights (the default, what a user's `fuse` does): FoldConvBatchNorm first — new folded weights,
+//    the graph as torch's own conv-bn fusion would leave it;
+//  - AsScale (the runtime's plan): the BatchNorm joins the chain as the fused op's per-channel `scale`
+//    with a folded bias (the same fold, passes/fold_conv_bn.h), and the weight stays the file's tensor,
+//    never copied (the conv kernels apply the scale per output channel).
 class FuseEpilogues : public Pass {
  public:
+  enum class BatchNorm { IntoWeights, AsScale };
+  explicit FuseEpilogues(BatchNorm batch_norm = BatchNorm::IntoWeights) : batch_norm_(batch_norm) {}
   const char* name() const override { return "fuse"; }
   bool run(GraphModule& gm) override;
+
+ private:
+  BatchNorm batch_norm_;
 };
 
 }  // namespace fx

@@ -2,7 +2,7 @@
 
 #include <unordered_map>
 
-#include "runtime/interpreter.h"
+#include "exec/interpreter.h"
 #include "support/error.h"
 
 namespace fx {

@@ -1,5 +1,5 @@
 // Shape propagation, as torch.fx.passes.shape_prop.ShapeProp but without running kernels: shape and
-// dtype inference (runtime/interpreter.h infer(), tensor/meta.h) records every node's result in its
+// dtype inference (exec/interpreter.h infer(), tensor/meta.h) records every node's result in its
 // meta — "shape" (torch.Size) and "dtype" for a tensor, tuples of them for a tuple or list of tensors.
 // The inputs' shapes and dtypes come from given inputs (only their shapes and dtypes are used) or from
 // the placeholders' meta. A node whose result depends on tensor values (nonzero, item(), and whatever

@@ -56,6 +56,15 @@ struct PyTreeCodegen {
 
 class GraphModule {
  public:
+  GraphModule() = default;
+  GraphModule(const GraphModule&) = delete;
+  GraphModule& operator=(const GraphModule&) = delete;
+
+  // A copy whose graph has nodes of its own (same names, args, meta; node references in meta point to the
+  // copy's nodes) and whose tensors share storage with this one's: what a pass may rewrite without touching
+  // the original (the runtime's plan, runtime/plan.h).
+  std::unique_ptr<GraphModule> copy() const;
+
   Graph& graph() { return graph_; }
   const Graph& graph() const { return graph_; }
 

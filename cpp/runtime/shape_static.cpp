@@ -4,7 +4,7 @@
 #include <cctype>
 #include <unordered_map>
 
-#include "runtime/interpreter.h"
+#include "exec/interpreter.h"
 
 namespace fx {
 namespace {
@@ -128,6 +128,35 @@ std::vector<bool> shape_static_nodes(const Interpreter& interp, const GraphModul
       for (const Node* in : n->all_input_nodes())
         if (!known_value[index.at(in)]) out[index.at(in)] = false;
   return out;
+}
+
+bool ShapeStaticCache::start(const std::vector<Object>& inputs) {
+  if (misses_ > kMaxMisses) return false;
+  bool same = ready_ && inputs.size() == signature_.size();
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const Object& x = inputs[i];
+    if (!x.is_tensor() || x.tensor().is_meta()) return false;
+    same = same && x.tensor().dtype() == signature_[i].first && x.tensor().shape() == signature_[i].second;
+  }
+  if (!same) {  // a new signature: built only now, so that a run of a known one allocates nothing here
+    ++misses_;
+    signature_.clear();
+    for (const Object& x : inputs) signature_.emplace_back(x.tensor().dtype(), x.tensor().shape());
+    is_static_ = shape_static_nodes(interp_, interp_.graph_module(), inputs);
+    have_.assign(is_static_.size(), false);
+    values_.assign(is_static_.size(), Object());
+    any_ = std::find(is_static_.begin(), is_static_.end(), true) != is_static_.end();
+    ready_ = true;
+  }
+  return any_;
+}
+
+const Object* ShapeStaticCache::find(size_t step) const {
+  return step < have_.size() && have_[step] ? &values_[step] : nullptr;
+}
+
+void ShapeStaticCache::store(size_t step, const Object& value) {
+  if (step < is_static_.size() && is_static_[step]) values_[step] = value, have_[step] = true;
 }
 
 }  // namespace fx

@@ -11,15 +11,19 @@
 // value changes from run to run), uninitialised memory (empty), Dropout modules, and tensors the output
 // returns (a caller may write into an output). A graph that writes into a tensor in place (add_, x[i] = v,
 // out=, inplace=True) has no static nodes: a cached tensor could be changed under it.
+//
+// ShapeStaticCache is the executor's memo (exec/interpreter.h RunMemo) that serves them: the values of the
+// last input signature, recomputed when the signature changes, given up on a graph whose signature keeps
+// changing (kMaxMisses) so that memory and time stay bounded.
 #pragma once
+#include <utility>
 #include <vector>
 
+#include "exec/interpreter.h"
 #include "program/graph_module.h"
 #include "program/object.h"
 
 namespace fx {
-
-class Interpreter;
 
 // Whether any node writes into a tensor in place (see above).
 bool graph_mutates_in_place(const GraphModule& gm);
@@ -28,5 +32,23 @@ bool graph_mutates_in_place(const GraphModule& gm);
 // meta inference on them). All false when the graph mutates in place or inference fails.
 std::vector<bool> shape_static_nodes(const Interpreter& interp, const GraphModule& gm,
                                      const std::vector<Object>& inputs);
+
+class ShapeStaticCache : public RunMemo {
+ public:
+  explicit ShapeStaticCache(const Interpreter& interp) : interp_(interp) {}
+  bool start(const std::vector<Object>& inputs) override;
+  const Object* find(size_t step) const override;
+  void store(size_t step, const Object& value) override;
+
+ private:
+  static constexpr int kMaxMisses = 8;
+  const Interpreter& interp_;
+  std::vector<std::pair<DType, Shape>> signature_;  // the inputs' dtypes and shapes
+  bool ready_ = false;
+  bool any_ = false;  // some node is static
+  int misses_ = 0;    // signatures seen
+  std::vector<bool> is_static_, have_;
+  std::vector<Object> values_;
+};
 
 }  // namespace fx

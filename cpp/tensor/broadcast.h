@@ -14,7 +14,5 @@ Shape broadcast_shapes(const std::vector<Shape>& shapes);
 Shape broadcast_strides(const Tensor& t, const Shape& out);
 // torch.Tensor.expand(out) with no -1 entries: a view sharing t's storage.
 Tensor expand_to(const Tensor& t, const Shape& out);
-// "[2, 3]" for messages.
-std::string shape_to_string(const Shape& s);
 
 }  // namespace fx

@@ -2,7 +2,7 @@
 // tensor buffer allocated on that thread (Storage(nbytes)) comes from the pool — a freed block of exactly
 // that (64-byte rounded) size if there is one, else a fresh one — and goes back to the pool's free list when
 // its last tensor is dropped. The runtime keeps one pool per interpreter and opens a scope around each run:
-// values are released after their last use (runtime/interpreter.h), so from the second run of the same
+// values are released after their last use (exec/interpreter.h), so from the second run of the same
 // shapes on, every intermediate reuses a block the first run made and steady-state runs call no malloc for
 // tensor data. The pool's free blocks are freed with the pool (the interpreter, and the last tensor made
 // from it).

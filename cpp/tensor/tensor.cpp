@@ -9,15 +9,15 @@
 #include "tensor/buffer_pool.h"
 
 namespace fx {
-namespace {
-
-constexpr size_t kAlignment = 64;
-
-std::string shape_str(const Shape& s) {
+std::string shape_to_string(const Shape& s) {
   std::string out = "[";
   for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
   return out + "]";
 }
+
+namespace {
+
+constexpr size_t kAlignment = 64;
 
 // Copies a strided view into packed row-major order, element by element of width W bytes.
 // Kept here (not in kernels/) because the tensor layer must not depend on kernels.
@@ -85,9 +85,9 @@ Storage::~Storage() {
 int64_t checked_numel(const Shape& shape) {
   int64_t n = 1;
   for (int64_t d : shape) {
-    if (d < 0) throw FxError("invalid shape " + shape_str(shape) + ": negative dimension");
+    if (d < 0) throw FxError("invalid shape " + shape_to_string(shape) + ": negative dimension");
     if (d != 0 && n > std::numeric_limits<int64_t>::max() / d)
-      throw FxError("invalid shape " + shape_str(shape) + ": element count overflows");
+      throw FxError("invalid shape " + shape_to_string(shape) + ": element count overflows");
     n *= d;
   }
   return n;
@@ -115,11 +115,11 @@ static bool numel_overflows(const Shape& shape) {
 
 static size_t checked_nbytes(const Shape& shape, DType dtype) {
   if (numel_overflows(shape))  // torch's wording for an allocation
-    throw FxError("Storage size calculation overflowed with sizes=" + shape_str(shape));
+    throw FxError("Storage size calculation overflowed with sizes=" + shape_to_string(shape));
   int64_t n = checked_numel(shape);
   size_t es = dtype_size(dtype);
   if (static_cast<uint64_t>(n) > std::numeric_limits<size_t>::max() / es)
-    throw FxError("tensor of shape " + shape_str(shape) + " is too large");
+    throw FxError("tensor of shape " + shape_to_string(shape) + " is too large");
   return static_cast<size_t>(n) * es;
 }
 
@@ -143,7 +143,7 @@ Tensor Tensor::zeros(const Shape& shape, DType dtype) {
 Tensor Tensor::from_bytes(const Shape& shape, DType dtype, const void* bytes, size_t nbytes) {
   size_t expected = checked_nbytes(shape, dtype);
   if (nbytes != expected)
-    throw FxError("tensor of shape " + shape_str(shape) + " and dtype " + dtype_name(dtype) + " needs " +
+    throw FxError("tensor of shape " + shape_to_string(shape) + " and dtype " + dtype_name(dtype) + " needs " +
                   std::to_string(expected) + " bytes, got " + std::to_string(nbytes));
   // Known bytes: a real tensor, in meta mode too (tensor/meta.h).
   Tensor t(std::make_shared<Storage>(expected), dtype, shape, contiguous_strides(shape), 0);
@@ -157,7 +157,7 @@ Tensor Tensor::view_bytes(const Shape& shape, DType dtype, uint8_t* bytes, size_
     return from_bytes(shape, dtype, bytes, nbytes);
   size_t expected = checked_nbytes(shape, dtype);
   if (nbytes != expected)
-    throw FxError("tensor of shape " + shape_str(shape) + " and dtype " + dtype_name(dtype) + " needs " +
+    throw FxError("tensor of shape " + shape_to_string(shape) + " and dtype " + dtype_name(dtype) + " needs " +
                   std::to_string(expected) + " bytes, got " + std::to_string(nbytes));
   auto storage = std::make_shared<Storage>(bytes, nbytes, std::move(owner));
   return Tensor(std::move(storage), dtype, shape, contiguous_strides(shape), 0);
@@ -178,11 +178,11 @@ Tensor::Tensor(std::shared_ptr<Storage> storage, DType dtype, Shape shape, Shape
     int64_t span = 0;
     if (__builtin_mul_overflow(shape_[i] - 1, strides_[i], &span) ||
         __builtin_add_overflow(strides_[i] >= 0 ? hi : lo, span, strides_[i] >= 0 ? &hi : &lo))
-      throw FxError("tensor view of shape " + shape_str(shape_) + ": strides overflow");
+      throw FxError("tensor view of shape " + shape_to_string(shape_) + ": strides overflow");
   }
   int64_t capacity = static_cast<int64_t>(storage_->nbytes() / dtype_size(dtype_));
   if (lo < 0 || hi >= capacity)
-    throw FxError("tensor view of shape " + shape_str(shape_) + " reaches outside its storage");
+    throw FxError("tensor view of shape " + shape_to_string(shape_) + " reaches outside its storage");
 }
 
 int64_t Tensor::numel() const {

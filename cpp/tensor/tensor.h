@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "tensor/dtype.h"
@@ -11,6 +12,9 @@
 namespace fx {
 
 using Shape = std::vector<int64_t>;
+
+// "[2, 3]", as torch prints a size in messages.
+std::string shape_to_string(const Shape& s);
 class BufferPool;
 
 // A 64-byte aligned byte buffer: its own allocation, or a view into a bigger block (a loaded file) that

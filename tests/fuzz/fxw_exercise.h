@@ -23,7 +23,8 @@
 
 #include "api/model.h"
 #include "api/wire.h"
-#include "runtime/interpreter.h"
+#include "exec/interpreter.h"
+#include "runtime/plan.h"
 #include "serialize/reader.h"
 #include "support/error.h"
 
@@ -162,7 +163,7 @@ inline Outcome exercise_fxw(const uint8_t* data, size_t size) {
   }
   try {
     Interpreter plain(model->graph_module());
-    Interpreter fused(model->graph_module(), /*fuse=*/true);  // as Model runs it
+    Plan plan(model->graph_module());  // as Model runs it: the passes on a copy, then the executor
   } catch (const FxError&) {
     return out;
   } catch (const std::bad_alloc&) {

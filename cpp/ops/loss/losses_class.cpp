@@ -23,7 +23,6 @@ namespace {
 
 Object integer(int64_t v) { return Object(Value::integer(v)); }
 
-std::string shape_str(const Shape& s) { return shape_to_string(s); }
 
 // Input [C] / [N, C] / [N, C, d...] as n × c × s; target [] / [N] / [N, d...] checked against it.
 struct ClassLayout {
@@ -53,8 +52,8 @@ ClassLayout class_layout(const Tensor& x, const Tensor& t, bool check_target_dty
   for (int64_t i = 2; i < x.dim(); ++i) want.push_back(x.shape()[i]), l.s *= x.shape()[i];
   if (x.dim() == 2 && t.dim() != 1) throw FxError("0D or 1D target tensor expected, multi-target not supported");
   if (x.dim() == 4 && t.shape() != want)
-    throw FxError("size mismatch (got input: " + shape_str(x.shape()) + " , target: " + shape_str(t.shape()));
-  if (t.shape() != want) throw FxError("Expected target size " + shape_str(want) + ", got " + shape_str(t.shape()));
+    throw FxError("size mismatch (got input: " + shape_to_string(x.shape()) + " , target: " + shape_to_string(t.shape()));
+  if (t.shape() != want) throw FxError("Expected target size " + shape_to_string(want) + ", got " + shape_to_string(t.shape()));
   l.out_shape = want;
   return l;
 }
@@ -62,7 +61,7 @@ ClassLayout class_layout(const Tensor& x, const Tensor& t, bool check_target_dty
 void check_weight(const Tensor* w, int64_t c) {
   if (w && (w->dim() != 1 || w->numel() != c))
     throw FxError("weight tensor should be defined either for all " + std::to_string(c) +
-                  " classes or no classes but got weight tensor of shape: " + shape_str(w->shape()));
+                  " classes or no classes but got weight tensor of shape: " + shape_to_string(w->shape()));
 }
 
 // nll (and cross_entropy's label smoothing: smoothing > 0 adds ls/C·(-Σ_c w_c·x_c)) on log-probabilities x.
@@ -145,7 +144,7 @@ Object aten_nll_forward_op(const OpCall& call) {
                   std::to_string(a.tensor(1).dim()));
   if (k2d && x.dim() != 4)
     throw FxError("only batches of spatial inputs supported (4D tensors), but got input of size: " +
-                  shape_str(x.shape()));
+                  shape_to_string(x.shape()));
   auto w = opt_tensor(a, 2);
   auto r = nll_core(x, a.tensor(1), ptr(w), reduction_arg(a, 3), a.integer(4), 0);
   return Object::tuple({r.first, r.second});
@@ -217,12 +216,12 @@ Tensor multi_margin(const Tensor& x, const Tensor& t, int64_t p, double margin, 
                   "'");
   if (x.dim() > 2 || (x.dim() == 2 && x.shape()[1] == 0))
     throw FxError("Expected non-empty vector or matrix with optional 0-dim batch size, but got: " +
-                  shape_str(x.shape()));
+                  shape_to_string(x.shape()));
   const int64_t n = x.dim() == 2 ? x.shape()[0] : 1, c = x.dim() == 0 ? 1 : x.shape().back();
   if (t.numel() != n || t.dim() > 1)
     throw FxError("multi_margin_loss: target tensor should be 1-D with size equal to the number of input samples "
-                  "(batch size). Expected target size [" + std::to_string(n) + "], but got " + shape_str(t.shape()) +
-                  ". Input has shape " + shape_str(x.shape()) + ".");
+                  "(batch size). Expected target size [" + std::to_string(n) + "], but got " + shape_to_string(t.shape()) +
+                  ". Input has shape " + shape_to_string(x.shape()) + ".");
   check_weight(w, c);
   Tensor per = Tensor::empty(x.dim() == 2 ? Shape{n} : t.shape(), DType::Float64);
   if (!per.is_meta()) {
@@ -288,9 +287,9 @@ std::pair<Tensor, Tensor> multilabel_margin(const Tensor& x, const Tensor& t, Re
                   torch_type_name(x.dtype()) + "'");
   if (x.dim() > 2 || (x.dim() == 2 && x.shape()[1] == 0))
     throw FxError("Expected non-empty vector or matrix with optional 0-dim batch size, but got: " +
-                  shape_str(x.shape()));
+                  shape_to_string(x.shape()));
   if (t.shape() != x.shape())
-    throw FxError("inconsistent target size: " + shape_str(t.shape()) + " for input of size: " + shape_str(x.shape()));
+    throw FxError("inconsistent target size: " + shape_to_string(t.shape()) + " for input of size: " + shape_to_string(x.shape()));
   if (t.dtype() != DType::Int64)
     throw FxError(std::string("expected scalar type Long but found ") + torch_type_name(t.dtype()));
   const int64_t n = x.dim() == 2 ? x.shape()[0] : 1, c = x.dim() == 0 ? 1 : x.shape().back();

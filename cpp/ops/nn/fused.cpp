@@ -1,11 +1,14 @@
 // The fused ops the epilogue-fusion pass (passes/fuse.h) writes: a convolution or a Linear whose residual
 // add and activation run in the producing kernel's epilogue.
 //   fxwasm.fused_conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1,
-//                       residual=None, activation=None, min_val=-1.0, max_val=1.0, approximate='none')
+//                       residual=None, activation=None, min_val=-1.0, max_val=1.0, approximate='none',
+//                       scale=None)
 //   fxwasm.fused_linear(input, weight, bias=None, residual=None, activation=None, min_val=-1.0,
 //                       max_val=1.0, approximate='none')
 // compute activation(op(input, weight, bias, ...) + residual) with activation one of 'relu', 'relu6',
-// 'hardtanh' (min_val, max_val), 'gelu' (approximate) and 'silu'. float32: the clamp activations and the
+// 'hardtanh' (min_val, max_val), 'gelu' (approximate) and 'silu'. A conv's `scale` (a float32 [OC]
+// tensor: a BatchNorm folded by the runtime's plan, passes/fuse.h) multiplies each output channel of the
+// convolution before its bias is added, as if the weight had been multiplied by it. float32: the clamp activations and the
 // residual go into the GEMM's epilogue (for Linear the residual is the GEMM's C with beta 1), gelu and silu
 // run over the fresh output in place; weights are packed once per weight tensor (a cache keyed by the
 // tensor's storage, dropped with the tensor). Anything else (other dtypes, a residual that broadcasts, meta
@@ -21,6 +24,7 @@
 #include "ops/nn/conv.h"
 #include "ops/math/matmul.h"
 #include "ops/registry.h"
+#include "ops/tensor_util.h"
 #include "ops/schema.h"
 #include "support/error.h"
 #include "tensor/broadcast.h"
@@ -31,7 +35,7 @@ namespace {
 
 // What a packing depends on besides the tensors: a conv's stride, dilation, padding and groups (a fixed
 // array, so looking an entry up allocates nothing).
-using PackKey = std::array<int64_t, 9>;
+using PackKey = std::array<int64_t, 10>;
 
 // Packed forms of weight tensors, keyed by the weight's and bias's storage (held weakly: an entry whose
 // tensors are gone is dropped at the next insertion) and by whatever else the packing depends on.
@@ -142,24 +146,50 @@ Object finish(Object y, const Args& a, size_t residual, const Activation& act) {
   return activate(y, act);
 }
 
+// A conv weight made ready for the float32 kernels: its packed form, and where that form leaves the weight
+// itself to a kernel (depthwise) while a scale is folded in, the scaled copy that kernel reads.
+struct PreparedConv {
+  PackedConv packed;
+  Tensor folded;
+};
+
+// weight · scale per output channel (float32, any layout in).
+Tensor scale_weight(const Tensor& w, const Tensor& scale) {
+  const Tensor wc = to_dtype(w, DType::Float32).contiguous(), sc = to_dtype(scale, DType::Float32).contiguous();
+  Tensor out = Tensor::empty(w.shape(), DType::Float32);
+  const int64_t oc = w.shape()[0], per = oc ? w.numel() / oc : 0;
+  const float* src = wc.data<float>();
+  const float* s = sc.data<float>();
+  float* dst = out.data<float>();
+  for (int64_t c = 0; c < oc; ++c)
+    for (int64_t i = 0; i < per; ++i) dst[c * per + i] = src[c * per + i] * s[c];
+  return out;
+}
+
 Object fused_conv2d(const OpCall& call) {
   static const Schema schema(
       "fused_conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, residual=None, "
-      "activation=None, min_val=-1.0, max_val=1.0, approximate='none')");
-  static PackCache<PackedConv> cache;
+      "activation=None, min_val=-1.0, max_val=1.0, approximate='none', scale=None)");
+  static PackCache<PreparedConv> cache;
   Args a = schema.parse(call);
   const Tensor& x = a.tensor(0);
   const Tensor& w = a.tensor(1);
   const Tensor bias = opt_tensor(a, 2);
+  const Tensor scale = opt_tensor(a, 12);
   const Activation act = activation_args(a, 8, "fused_conv2d");
   if (w.dim() != 4) throw FxError("fused_conv2d: the weight must be 4-D, got " + shape_to_string(w.shape()));
+  if (scale.defined() && (scale.dim() != 1 || scale.shape()[0] != w.shape()[0] || !dtype_is_floating(scale.dtype())))
+    throw FxError("fused_conv2d: scale must be a float tensor of " + std::to_string(w.shape()[0]) +
+                  " values (one per output channel), got " + shape_to_string(scale.shape()));
   std::string pad_str;
   std::vector<int64_t> pad;
   if (a[4].is_value() && a[4].value().kind() == ValueKind::Str) pad_str = a.str(4);
   else pad = *a.int_list(4);
   const ConvParams p = conv_params(2, *a.int_list(3), pad, pad_str, *a.int_list(5), a.integer(6), false, {}, w.shape());
-  if (meta_mode() || !is_f32(x) || !is_f32(w) || (bias.defined() && !is_f32(bias)))
+  if (meta_mode())  // shapes only: the scale changes no shape
     return finish(Object(conv_forward(x, w, bias, p)), a, 7, act);
+  if (!is_f32(x) || !is_f32(w) || (bias.defined() && !is_f32(bias)))
+    return finish(Object(conv_forward(x, scale.defined() ? to_dtype(scale_weight(w, scale), w.dtype()) : w, bias, p)), a, 7, act);
 
   PackKey key{};  // 2-D: two values each
   for (int d = 0; d < 2; ++d) {
@@ -167,7 +197,22 @@ Object fused_conv2d(const OpCall& call) {
     key[4 + d] = p.pad_begin[d], key[6 + d] = p.pad_end[d];
   }
   key[8] = p.groups;
-  const auto packed = cache.get(w, bias, key, [&] { return pack_conv_weight(w, bias, p); });
+  key[9] = static_cast<int64_t>(reinterpret_cast<intptr_t>(scale.defined() ? scale.raw_data() : nullptr));
+  const auto prepared = cache.get(w, bias, key, [&] {
+    PreparedConv c;
+    if (!scale.defined()) {
+      c.packed = pack_conv_weight(w, bias, p);
+      return c;
+    }
+    const Tensor s = to_dtype(scale, DType::Float32).contiguous();
+    c.packed = pack_conv_weight(w, bias, p, s.data<float>());
+    // No packed form (depthwise): that kernel reads the weight, so it reads the scaled one.
+    if (c.packed.groups.empty() && !c.packed.weight.defined() && !c.packed.winograd.defined())
+      c.folded = scale_weight(w, s);
+    return c;
+  });
+  const PackedConv* packed = &prepared->packed;
+  const Tensor& weight = prepared->folded.defined() ? prepared->folded : w;
   ConvEpilogueSpec epi;
   if (act.clamp()) epi.min = act.min, epi.max = act.max;
   bool residual_in_kernel = false;
@@ -182,9 +227,9 @@ Object fused_conv2d(const OpCall& call) {
     if (same) epi.residual = r, residual_in_kernel = true;
   }
   if (!a.is_none(7) && !residual_in_kernel) {  // a residual that broadcasts or converts: as the graph said
-    return finish(Object(conv_forward(x, w, bias, p, packed.get())), a, 7, act);
+    return finish(Object(conv_forward(x, weight, bias, p, packed)), a, 7, act);
   }
-  Tensor y = conv_forward(x, w, bias, p, packed.get(), &epi);
+  Tensor y = conv_forward(x, weight, bias, p, packed, &epi);
   if (!act.kind.empty() && !act.clamp()) activate_in_place(y, act);
   return Object(y);
 }

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "nn/registry.h"
-#include "runtime/interpreter.h"
+#include "exec/interpreter.h"
 #include "support/error.h"
 
 namespace fx {

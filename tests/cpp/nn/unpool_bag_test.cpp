@@ -3,7 +3,7 @@
 // they refuse. Numbers against torch: tests/golden/modules/sampling_bags*.fxw.
 #include <gtest/gtest.h>
 
-#include "runtime/interpreter.h"
+#include "exec/interpreter.h"
 #include "support/error.h"
 
 namespace fx {

@@ -18,7 +18,7 @@
 #include "nn/registry.h"
 #include "ops/registry.h"
 #include "passes/shape_prop.h"
-#include "runtime/interpreter.h"
+#include "exec/interpreter.h"
 #include "serialize/reader.h"
 #include "tensor/meta.h"
 #include "../model_files.h"

@@ -7,7 +7,7 @@
 #include <algorithm>
 
 #include "passes_testing.h"
-#include "runtime/interpreter.h"
+#include "exec/interpreter.h"
 
 namespace fx {
 namespace {

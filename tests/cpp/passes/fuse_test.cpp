@@ -1,6 +1,6 @@
 // Epilogue fusion (passes/fuse.h, ops/nn/fused.cpp): on the corpus models and on hand-built graphs the fused
 // graph has fewer calls, computes what the original did (rtol 1e-4), and survives save + load, table and
-// code; the runtime's own load-time fusion uses the same matcher.
+// code; the runtime's plan runs the same pass on its own copy (BatchNorm as a scale).
 #include "passes/fuse.h"
 
 #include <gtest/gtest.h>
@@ -11,7 +11,8 @@
 #include "ir/python_code.h"
 #include "ir/tabular.h"
 #include "passes_testing.h"
-#include "runtime/interpreter.h"
+#include "exec/interpreter.h"
+#include "runtime/plan.h"
 #include "serialize/writer.h"
 
 namespace fx {
@@ -55,7 +56,9 @@ void check_corpus_model(const std::string& stem, size_t min_fused) {
   auto gm = testing::load_fixture(fs::relative(corpus(stem), FXWASM_SOURCE_DIR).string());
   ASSERT_TRUE(gm->reference().present);
   const std::vector<Object>& inputs = gm->reference().inputs;
-  const Object unfused = Interpreter(*gm, false).run(inputs);
+  const Object unfused = Interpreter(*gm).run(inputs);
+  const Object planned = Plan(*gm).run(inputs);  // fused on the plan's copy: the user's graph unchanged
+  EXPECT_EQ(mismatch(planned, unfused), "");
   const Counts before = count(*gm);
 
   FuseEpilogues pass;
@@ -65,8 +68,8 @@ void check_corpus_model(const std::string& stem, size_t min_fused) {
   EXPECT_LT(after.calls, before.calls);
   EXPECT_FALSE(run_pass(pass, *gm)) << "a second run finds nothing left to fuse";
 
-  for (bool runtime_fusion : {false, true}) {
-    const Object fused = Interpreter(*gm, runtime_fusion).run(inputs);
+  for (bool plan : {false, true}) {
+    const Object fused = plan ? Plan(*gm).run(inputs) : Interpreter(*gm).run(inputs);
     EXPECT_EQ(mismatch(fused, unfused), "");
     EXPECT_EQ(mismatch(fused, gm->reference().outputs), "");
   }
@@ -75,7 +78,7 @@ void check_corpus_model(const std::string& stem, size_t min_fused) {
   auto back = read_fxw(bytes.data(), bytes.size());
   EXPECT_EQ(count(*back).nodes, after.nodes);
   EXPECT_EQ(count(*back).fused, after.fused);
-  EXPECT_EQ(mismatch(Interpreter(*back, true).run(inputs), unfused), "");
+  EXPECT_EQ(mismatch(Plan(*back).run(inputs), unfused), "");
   EXPECT_EQ(print_tabular(back->graph()), print_tabular(gm->graph()));
   EXPECT_NE(print_tabular(back->graph()).find("fxwasm.fused_"), std::string::npos);
   EXPECT_NE(python_code(back->graph()).find(" = fxwasm.fused_"), std::string::npos);
@@ -225,15 +228,16 @@ TEST(FuseTest, FusedOpsTakeOtherDtypesAndWeightsThatChange) {
   }
 }
 
-TEST(FuseTest, RuntimeFusionUsesTheSameMatcherRestrictedToWhatModulesBind) {
+TEST(FuseTest, ThePlanRunsThePassOnItsCopyWithBatchNormAsScale) {
   auto gm = testing::load_fixture(".cache/corpus/resnet18.fxw");
-  const auto runtime = find_fusion_chains(*gm, FusionOptions::runtime());
-  const auto pass = find_fusion_chains(*gm);
+  const std::string before = print_tabular(gm->graph());
+  const size_t tensors_before = gm->tensors().size();
+  const auto chains = find_fusion_chains(*gm, FusionOptions{true});
   // Every conv with its BatchNorm (downsample convs too); a relu after the stem, the 8 conv1s and the 8
-  // conv2s, whose residual add comes along (each residual is computed before its conv2 in this model).
-  EXPECT_EQ(runtime.size(), 20u);
+  // conv2s, whose residual add comes along.
+  EXPECT_EQ(chains.size(), 20u);
   size_t relus = 0, residuals = 0;
-  for (const FusionChain& c : runtime) {
+  for (const FusionChain& c : chains) {
     EXPECT_EQ(c.head_kind, FusionHead::Conv2dModule);
     EXPECT_NE(c.batch_norm, nullptr);
     relus += c.activation.kind == "relu";
@@ -241,10 +245,43 @@ TEST(FuseTest, RuntimeFusionUsesTheSameMatcherRestrictedToWhatModulesBind) {
   }
   EXPECT_EQ(relus, 17u);
   EXPECT_EQ(residuals, 8u);
-  EXPECT_TRUE(pass.empty());  // the pass folds BatchNorm first; before that a conv's user is its BatchNorm
+  EXPECT_TRUE(find_fusion_chains(*gm).empty());  // without BatchNorm: a conv's only user is its BatchNorm
+
+  const Plan plan(*gm);
+  EXPECT_EQ(print_tabular(gm->graph()), before);  // the user's graph is left as it is
+  EXPECT_EQ(gm->tensors().size(), tensors_before);
+  const GraphModule& lowered = plan.lowered();
+  EXPECT_EQ(count(lowered).fused, 20u);
+  const Node* conv1 = lowered.graph().find("conv1");
+  ASSERT_NE(conv1, nullptr);
+  ASSERT_NE(conv1->kwarg("scale"), nullptr);
+  // The conv reads the file's weight tensor itself (no folded copy): same storage.
+  const Node* w = conv1->args()[1].as_node();
+  EXPECT_EQ(lowered.find_tensor(w->target())->raw_data(), gm->find_tensor("conv1.weight")->raw_data());
+  const Value* absorbed = conv1->meta_value("fused_nodes");
+  ASSERT_NE(absorbed, nullptr);
+  ASSERT_EQ(absorbed->items().size(), 2u);
+  EXPECT_EQ(absorbed->items()[0].as_str(), "bn1");
+  EXPECT_EQ(absorbed->items()[1].as_str(), "relu");
+
+  // A profile reports the user's nodes: the absorbed ones fused into their producer.
+  Profile profile;
+  plan.run(gm->reference().inputs, &profile);
+  size_t rows = 0, fused_rows = 0;
+  for (const NodeProfile& p : profile.nodes) {
+    ++rows;
+    if (p.name == "conv1") EXPECT_EQ(p.target, "conv1");  // call_module conv1, as the user's graph has it
+    if (p.name == "bn1") EXPECT_EQ(p.fused_into, "conv1");
+    fused_rows += !p.fused_into.empty();
+  }
+  EXPECT_EQ(fused_rows, 20u + 17u + 8u);
+  size_t user_rows = 0;
+  for (const Node* n : gm->graph().nodes()) user_rows += n->op() != Op::GetAttr;
+  EXPECT_GE(rows, user_rows);
+
   auto dec = testing::load_fixture("examples/decoder_block/decoder_block.fxw");
-  EXPECT_TRUE(find_fusion_chains(*dec, FusionOptions::runtime()).empty());  // gelu and Linear residuals: pass only
   EXPECT_EQ(find_fusion_chains(*dec).size(), 3u);
+  EXPECT_EQ(count(Plan(*dec).lowered()).fused, 3u);  // gelu and the Linear residuals too
 }
 
 }  // namespace

@@ -7,7 +7,7 @@
 #include "passes/constant_fold.h"
 #include "passes/shape_prop.h"
 #include "passes_testing.h"
-#include "runtime/interpreter.h"
+#include "exec/interpreter.h"
 #include "support/error.h"
 
 namespace fx {

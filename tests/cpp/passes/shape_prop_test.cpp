@@ -11,7 +11,7 @@
 #include <map>
 
 #include "passes/shape_prop.h"
-#include "runtime/interpreter.h"
+#include "exec/interpreter.h"
 #include "serialize/reader.h"
 #include "support/error.h"
 #include "../model_files.h"

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "runtime/interpreter.h"
+#include "runtime/plan.h"
 #include "serialize/reader.h"
 #include "../model_files.h"
 
@@ -38,7 +38,7 @@ TEST(Arena, SecondRunAllocatesNoTensorBufferAndHasTheSamePeak) {
     SCOPED_TRACE(f);
     auto gm = read_file(f);
     if (!gm->reference().present) continue;
-    Interpreter interp(*gm, /*fuse=*/true);
+    Plan interp(*gm);
     const std::vector<Object>& inputs = gm->reference().inputs;
     Object first = interp.run(inputs);
     const BufferPool::Stats m1 = interp.memory();
@@ -66,7 +66,7 @@ TEST(Arena, OutputsOutliveTheInterpreter) {
   auto gm = read_file((fs::path(FXWASM_SOURCE_DIR) / "examples/decoder_block/decoder_block.fxw").string());
   Object out;
   {
-    Interpreter interp(*gm, true);
+    Plan interp(*gm);
     out = interp.run(gm->reference().inputs);
   }
   ASSERT_TRUE(out.is_tensor());

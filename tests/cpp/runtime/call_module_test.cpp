@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "nn/registry.h"
-#include "runtime/interpreter.h"
+#include "exec/interpreter.h"
 #include "support/error.h"
 
 namespace fx {

@@ -8,7 +8,8 @@
 #include <iterator>
 
 #include "api/check.h"
-#include "runtime/interpreter.h"
+#include "exec/interpreter.h"
+#include "runtime/plan.h"
 #include "serialize/reader.h"
 #include "support/error.h"
 #include "../model_files.h"
@@ -28,10 +29,10 @@ std::string check_file(const std::string& path) {
     std::unique_ptr<GraphModule> gm = read_fxw(bytes.data(), bytes.size());
     if (!gm->reference().present) return "no reference in file";
     std::string msg;
-    // As written, and with the runtime's fusion (conv + BatchNorm + residual + activation) as Model runs it.
+    // As written (the executor alone), and through the runtime's plan (fused: conv + BatchNorm + residual
+    // + activation, Linear + residual + activation) as Model runs it.
     for (bool fuse : {false, true}) {
-      Interpreter interp(*gm, fuse);
-      Object out = interp.run(gm->reference().inputs);
+      Object out = fuse ? Plan(*gm).run(gm->reference().inputs) : Interpreter(*gm).run(gm->reference().inputs);
       for (const LeafCheck& c : compare_outputs(out, gm->reference().outputs, 1e-4, 1e-5))
         if (!c.pass)
           msg += std::string(fuse ? "fused " : "") + "output" + c.path + ": " +

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "ops/tensor_util.h"
-#include "runtime/interpreter.h"
+#include "exec/interpreter.h"
 
 namespace fx {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "runtime/interpreter.h"
+#include "exec/interpreter.h"
 
 namespace fx {
 namespace {

@@ -1,9 +1,9 @@
-// Which nodes of a GraphModule the runtime cannot run, grouped by op, for one clear error (and for
-// `fxwasm info`) instead of failing at the first one mid-run.
+#include "exec/unsupported.h"
+
 #include <map>
 
 #include "nn/registry.h"
-#include "runtime/interpreter.h"
+#include "ops/registry.h"
 
 namespace fx {
 

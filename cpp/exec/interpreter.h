@@ -1,7 +1,14 @@
-// Interpreter: runs a GraphModule with torch.fx.Interpreter's semantics. Construction does the work that
-// does not depend on inputs — resolves every node's op in the registry once, compiles args into slot
-// references, resolves get_attr, and computes each value's last use — so a run is only dispatch.
-// Values are released right after their last use (a node with no users: right after it runs).
+// Interpreter: runs a GraphModule with torch.fx.Interpreter's semantics — a plain executor. Construction
+// does the work that does not depend on inputs — resolves every node's op in the registry once, binds each
+// call_module to its leaf module (nn/registry.h), compiles args into slot references, resolves get_attr,
+// and computes each value's last use — so a run is only dispatch. Values are released right after their
+// last use (a node with no users: right after it runs).
+//
+// It knows no passes and no planning: it runs the graph it is given, node for node. Its clients, as
+// torch's ShapeProp subclasses torch.fx.Interpreter, sit above it and watch or serve a run through two
+// hooks: a RunObserver (the runtime's profiler, a node hook) and a RunMemo (the runtime's shape-static
+// cache). The runtime's plan (runtime/plan.h) runs it on a copy of the graph the normalising passes
+// (fusion, BatchNorm folding) have rewritten; passes/shape_prop.h runs it in meta mode.
 #pragma once
 #include <atomic>
 #include <functional>
@@ -10,34 +17,38 @@
 #include <unordered_map>
 #include <vector>
 
+#include "exec/unsupported.h"
+#include "ops/registry.h"
 #include "program/graph_module.h"
 #include "program/object.h"
-#include "ops/registry.h"
-#include "runtime/profile.h"
 #include "tensor/buffer_pool.h"
 
 namespace fx {
 
-// One op the runtime cannot run and the nodes that use it. kind: "function" (target is the qualified
-// name), "method" (method name), "module" (module type) or "attribute" (missing get_attr target).
-struct UnsupportedOp {
-  std::string kind;
-  std::string target;
-  std::vector<std::string> nodes;
+// Watches a run node by node: before() right before a node runs, after() once it ran and the values it
+// used for the last time were released (live_values: how many values the run then holds).
+class RunObserver {
+ public:
+  virtual ~RunObserver() = default;
+  virtual void before(const Node&) {}
+  virtual void after(const Node& node, const Object& value, size_t live_values) = 0;
 };
 
-std::vector<UnsupportedOp> find_unsupported(const GraphModule& gm);
-// "unsupported ops: torch.foo (nodes: foo, foo_1); method bar (nodes: bar)"
-std::string format_unsupported(const std::vector<UnsupportedOp>& ops);
+// Values a run may take instead of computing them, by step (the node's position in the graph). start()
+// is called once at the beginning of a run with its inputs; when it returns false the run neither asks nor
+// offers. A memo is only used by one run at a time (the run that holds the interpreter's reusable calls).
+class RunMemo {
+ public:
+  virtual ~RunMemo() = default;
+  virtual bool start(const std::vector<Object>& inputs) = 0;
+  virtual const Object* find(size_t step) const = 0;           // a value to take, or null: run the node
+  virtual void store(size_t step, const Object& value) = 0;    // the value a node computed this run
+};
 
 class Interpreter {
  public:
-  // FxError listing every unsupported op (one message) if any node cannot run. `fuse`: run the chains
-  // passes/fuse.h finds (FusionOptions::runtime(): conv + folded BatchNorm + residual add + clamp, Linear +
-  // clamp) as one step each, without changing the graph; the
-  // absorbed nodes then pass the chain's final value on, so a node hook or profile sees that value for
-  // them. Off for callers that look at every intermediate value.
-  explicit Interpreter(const GraphModule& gm, bool fuse = false);
+  // FxError listing every unsupported op (one message) if any node cannot run.
+  explicit Interpreter(const GraphModule& gm);
   ~Interpreter();
   Interpreter(const Interpreter&) = delete;
   Interpreter& operator=(const Interpreter&) = delete;
@@ -45,17 +56,17 @@ class Interpreter {
   // Inputs bind to placeholders in order (a placeholder's default applies when inputs run out; a
   // "*args" placeholder takes the rest as a tuple). Returns the output node's structure. Any failure is
   // an FxError naming the node. Safe to call repeatedly; each run has its own values.
-  Object run(const std::vector<Object>& inputs, Profile* profile = nullptr) const;
+  Object run(const std::vector<Object>& inputs, RunObserver* observer = nullptr, RunMemo* memo = nullptr) const;
 
   // Shape and dtype inference: runs the graph in meta mode (tensor/meta.h) on `inputs` (meta tensors, or
   // real ones: only their shapes and dtypes matter), no kernel touching data. `hook` gets each node's
   // result — meta tensors for the tensors — or nullptr when it depends on tensor values (nonzero, item(),
-  // anything computed from those). Other failures are FxErrors naming the node, as in run(). For an
-  // interpreter built without fusion (absorbed nodes would show their chain's value).
+  // anything computed from those). Other failures are FxErrors naming the node, as in run().
   using InferHook = std::function<void(const Node&, const Object*)>;
   void infer(const std::vector<Object>& inputs, const InferHook& hook) const;
 
-  // Called after each node runs (and after the values it last used were released), with its result.
+  // Called after each node runs (and after the values it last used were released), with its result; a
+  // RunObserver given to run() is called too.
   using NodeHook = std::function<void(const Node&, const Object&)>;
   void set_node_hook(NodeHook hook) { hook_ = std::move(hook); }
 
@@ -71,6 +82,7 @@ class Interpreter {
   // held at once; reserved_bytes: the arena's size; fresh_blocks: blocks the last run had to allocate.
   BufferPool::Stats memory() const { return pool_->stats(); }
 
+  const GraphModule& graph_module() const { return gm_; }
   const std::vector<const Node*>& placeholders() const { return placeholders_; }
   // The nodes whose values are released right after `node` runs.
   std::vector<const Node*> freed_after(const Node* node) const;
@@ -95,11 +107,6 @@ class Interpreter {
   // its calls as it goes.
   mutable std::vector<OpCall> calls_;
   mutable std::atomic<bool> calls_busy_{false};
-  // The shape-static values (runtime/shape_static.h) of the last input signature, kept by the run that
-  // holds calls_ (others compute everything).
-  struct StaticCache;
-  std::unique_ptr<StaticCache> static_cache_;
-  const std::vector<bool>* static_nodes(const std::vector<Object>& inputs) const;
   std::shared_ptr<BufferPool> pool_ = std::make_shared<BufferPool>();
 };
 

@@ -1,14 +1,9 @@
-#include "runtime/interpreter.h"
+#include "exec/interpreter.h"
 
 #include <algorithm>
-#include <chrono>
 #include <unordered_map>
-#include <unordered_set>
 
-#include "nn/fused.h"
 #include "nn/registry.h"
-#include "passes/fuse.h"
-#include "runtime/shape_static.h"
 #include "support/error.h"
 #include "tensor/meta.h"
 
@@ -24,17 +19,6 @@ struct Interpreter::ArgTree {
   std::vector<std::string> keys;  // Dict
 };
 
-struct Interpreter::StaticCache {
-  std::vector<std::pair<DType, Shape>> signature;  // the inputs' dtypes and shapes
-  bool ready = false;
-  bool any = false;  // some node is static
-  int misses = 0;  // signatures seen: past kMaxMisses the cache gives up (shapes change on every run)
-  static constexpr int kMaxMisses = 8;
-  std::vector<bool> is_static;
-  std::vector<bool> have;
-  std::vector<Object> values;
-};
-
 struct Interpreter::Step {
   const Node* node = nullptr;
   const OpDef* def = nullptr;  // call_function / call_method
@@ -43,9 +27,6 @@ struct Interpreter::Step {
   Object attr;                  // get_attr
   BoundModule module;           // call_module
   std::vector<size_t> free_after;
-  // An absorbed node of a fused chain: its value is that of this slot (its predecessor in the chain).
-  std::ptrdiff_t alias = -1;
-  bool fused = false;  // the head of a fused chain
 
   // This step's call with its argument lists sized and keyword names set, values empty.
   OpCall empty_call() const {
@@ -176,43 +157,9 @@ Object Interpreter::eval(const ArgTree& t, const std::vector<Object>& env) const
   return Object();
 }
 
-Interpreter::Interpreter(const GraphModule& gm, bool fuse) : gm_(gm) {
+Interpreter::Interpreter(const GraphModule& gm) : gm_(gm) {
   std::vector<UnsupportedOp> unsupported = find_unsupported(gm);
   if (!unsupported.empty()) throw FxError(format_unsupported(unsupported));
-
-  // Fused bindings first, so a conv/linear that fuses packs its weights once (not also unfused, which
-  // doubled the load-time packing).
-  std::vector<std::pair<FusionChain, BoundModule>> fused;
-  std::unordered_set<const Node*> fused_head;
-  std::unordered_set<const Node*> absorbed;  // run as part of a chain: never bound on their own
-  if (fuse) {
-    // The chains the fusion pass would rewrite (passes/fuse.h), restricted to what the leaf modules' fused
-    // binders take; the graph itself is left as it is.
-    for (const FusionChain& c : find_fusion_chains(gm, FusionOptions::runtime())) {
-      const ModuleBinding conv{gm, c.head->target(), gm.modules().at(c.head->target())};
-      FusedEpilogue epilogue;
-      epilogue.residual = c.residual != nullptr;
-      epilogue.min = c.activation.min, epilogue.max = c.activation.max;
-      BoundModule bound;
-      try {
-        if (c.head_kind == FusionHead::Conv2dModule) {
-          std::unique_ptr<ModuleBinding> bn;
-          if (c.batch_norm)
-            bn = std::make_unique<ModuleBinding>(
-                ModuleBinding{gm, c.batch_norm->target(), gm.modules().at(c.batch_norm->target())});
-          bound = bind_conv2d_fused(conv, bn.get(), epilogue);
-        } else {
-          bound = bind_linear_fused(conv, epilogue);
-        }
-      } catch (const FxError&) {
-        bound = nullptr;  // a malformed module: the unfused step reports it when it runs
-      }
-      if (!bound) continue;
-      fused_head.insert(c.head);
-      absorbed.insert(c.absorbed.begin(), c.absorbed.end());
-      fused.emplace_back(c, std::move(bound));
-    }
-  }
 
   const std::vector<Node*> nodes = gm.graph().nodes();
   for (size_t i = 0; i < nodes.size(); ++i) slot_of_[nodes[i]] = i;
@@ -229,7 +176,7 @@ Interpreter::Interpreter(const GraphModule& gm, bool fuse) : gm_(gm) {
     }
     if (n.op() == Op::GetAttr) s.attr = resolve_attr(gm, n);
     if (n.op() == Op::CallFunction || n.op() == Op::CallMethod) s.def = OpRegistry::global().find(n.op(), n.target());
-    if (n.op() == Op::CallModule && !fused_head.count(&n) && !absorbed.count(&n)) {
+    if (n.op() == Op::CallModule) {
       const ModuleInfo& info = gm.modules().at(n.target());  // find_unsupported checked it exists
       try {
         s.module = ModuleRegistry::global().find(info.type)(ModuleBinding{gm, n.target(), info});
@@ -239,25 +186,6 @@ Interpreter::Interpreter(const GraphModule& gm, bool fuse) : gm_(gm) {
     }
   }
 
-  for (auto& [c, bound] : fused) {
-    Step& head = steps_[slot_of_.at(c.head)];
-    head.module = std::move(bound);
-    head.fused = true;
-    if (c.residual) {
-      ArgTree r;
-      r.kind = ArgTree::Kind::Slot;
-      r.slot = slot_of_.at(c.residual);
-      head.args.resize(1);
-      head.args.push_back(std::move(r));
-    }
-    const Node* prev = c.head;
-    for (const Node* n : c.absorbed) {
-      steps_[slot_of_.at(n)].alias = static_cast<std::ptrdiff_t>(slot_of_.at(prev));
-      prev = n;
-    }
-  }
-
-  static_cache_ = std::make_unique<StaticCache>();
   calls_.reserve(steps_.size());
   for (const Step& s : steps_) calls_.push_back(s.empty_call());
 
@@ -406,7 +334,6 @@ struct ClearCall {
 Object Interpreter::run_step(const Step& s, const std::vector<Object>& inputs, size_t& next_input,
                              const std::vector<Object>& env, OpCall* reused) const {
   const Node& n = *s.node;
-  if (s.alias >= 0) return env[static_cast<size_t>(s.alias)];
   switch (n.op()) {
     case Op::Placeholder:
       if (!n.target().empty() && n.target()[0] == '*') {  // *args: everything left
@@ -452,34 +379,7 @@ Object Interpreter::run_step(const Step& s, const std::vector<Object>& inputs, s
   throw FxError("cannot run " + node_label(n), n.name());
 }
 
-// The shape-static flags for inputs like these (computed when their signature is new), or nullptr when
-// nothing is reused: an input that is not a tensor, a graph whose signature keeps changing, or one with
-// no static node. Called by the run that holds calls_.
-const std::vector<bool>* Interpreter::static_nodes(const std::vector<Object>& inputs) const {
-  StaticCache& c = *static_cache_;
-  if (c.misses > StaticCache::kMaxMisses) return nullptr;
-  bool same = c.ready && inputs.size() == c.signature.size();
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const Object& x = inputs[i];
-    if (!x.is_tensor() || x.tensor().is_meta()) return nullptr;
-    same = same && x.tensor().dtype() == c.signature[i].first && x.tensor().shape() == c.signature[i].second;
-  }
-  if (!same) {  // a new signature: built only now, so that a run of a known one allocates nothing here
-    ++c.misses;
-    c.signature.clear();
-    for (const Object& x : inputs) c.signature.emplace_back(x.tensor().dtype(), x.tensor().shape());
-    c.is_static = shape_static_nodes(*this, gm_, inputs);
-    for (size_t i = 0; i < steps_.size(); ++i)  // fused chains run as one step: left to run
-      if (steps_[i].alias >= 0 || steps_[i].fused) c.is_static[i] = false;
-    c.have.assign(steps_.size(), false);
-    c.values.assign(steps_.size(), Object());
-    c.any = std::find(c.is_static.begin(), c.is_static.end(), true) != c.is_static.end();
-    c.ready = true;
-  }
-  return c.any ? &c.is_static : nullptr;
-}
-
-Object Interpreter::run(const std::vector<Object>& inputs, Profile* profile) const {
+Object Interpreter::run(const std::vector<Object>& inputs, RunObserver* observer, RunMemo* memo) const {
   bool varargs = false;
   for (const Node* p : placeholders_) varargs = varargs || (!p->target().empty() && p->target()[0] == '*');
   if (!varargs && inputs.size() > placeholders_.size()) {
@@ -488,8 +388,6 @@ Object Interpreter::run(const std::vector<Object>& inputs, Profile* profile) con
     throw FxError("the graph takes " + std::to_string(placeholders_.size()) + " inputs (" + names + "), got " +
                   std::to_string(inputs.size()));
   }
-  using Clock = std::chrono::steady_clock;
-  const auto run_start = Clock::now();
   BufferPool::Scope arena(pool_.get());
   pool_->reset_peak();
   struct Take {  // this run's claim on calls_ (see interpreter.h)
@@ -499,23 +397,20 @@ Object Interpreter::run(const std::vector<Object>& inputs, Profile* profile) con
       if (taken) busy.store(false);
     }
   } take{calls_busy_};
-  const std::vector<bool>* statics = take.taken ? static_nodes(inputs) : nullptr;
-  StaticCache& cache = *static_cache_;
+  RunMemo* const used_memo = memo && take.taken && memo->start(inputs) ? memo : nullptr;
   std::vector<Object> env(steps_.size());
   size_t next_input = 0, live = 0;
   Object result;
   for (size_t i = 0; i < steps_.size(); ++i) {
     const Step& s = steps_[i];
-    const auto start = profile ? Clock::now() : Clock::time_point();
-    const bool is_static = statics && (*statics)[i];
+    if (observer) observer->before(*s.node);
     Object value;
-    if (is_static && cache.have[i]) {
-      value = cache.values[i];
+    if (const Object* known = used_memo ? used_memo->find(i) : nullptr) {
+      value = *known;
     } else {
       value = run_step(s, inputs, next_input, env, take.taken ? &calls_[i] : nullptr);
-      if (is_static) cache.values[i] = value, cache.have[i] = true;
+      if (used_memo) used_memo->store(i, value);
     }
-    const double ms = profile ? std::chrono::duration<double, std::milli>(Clock::now() - start).count() : 0.0;
     if (s.node->op() == Op::Output) result = value;
     env[i] = value;
     ++live;
@@ -523,29 +418,8 @@ Object Interpreter::run(const std::vector<Object>& inputs, Profile* profile) con
       env[slot] = Object();
       --live;
     }
-    if (profile) {
-      NodeProfile p;
-      p.node = s.node;
-      p.name = s.node->name();
-      p.op = s.node->op();
-      p.target = s.node->target();
-      p.ms = ms;
-      p.is_tensor = value.is_tensor();
-      if (p.is_tensor) {
-        p.shape = value.tensor().shape();
-        p.dtype = value.tensor().dtype();
-      }
-      p.result = value.describe();
-      p.live_values = live;
-      profile->nodes.push_back(std::move(p));
-    }
+    if (observer) observer->after(*s.node, value, live);
     if (hook_) hook_(*s.node, value);
-  }
-  if (profile) {
-    profile->total_ms = std::chrono::duration<double, std::milli>(Clock::now() - run_start).count();
-    const BufferPool::Stats m = pool_->stats();
-    profile->peak_bytes = m.peak_live_bytes;
-    profile->arena_bytes = m.reserved_bytes;
   }
   return result;
 }
