@@ -102,9 +102,12 @@ describe('loading', () => {
     expect(await page.locator('#model-name').textContent()).toBe('toy_example.fxw');
     await screenshot(page, 'dropped');
 
+    // A failed open keeps the model that was open (edits and all) and says why.
     await dropFile(page, 'notes.txt', Buffer.from('just some notes, not a model'));
-    expect(await waitForError(page)).toMatch(/^could not open notes\.txt: \S/);
-    expect(await tableCells(page)).toEqual([]);
+    expect(await waitForError(page)).toMatch(/^could not open notes\.txt: not an \.fxw file: \S/);
+    expect(await tableCells(page)).toHaveLength(8);
+    expect(await page.locator('#model-name').textContent()).toBe('toy_example.fxw');
+    expect(await page.locator('[data-testid="graph"] g.node').count()).toBe(8);
     await dropFile(page, 'again.fxw', fs.readFileSync(TOY));
     expect(await waitFor(page, 'rows', 1)).toBe(8);
     expect(await byTestId(page, 'error').isVisible()).toBe(false);

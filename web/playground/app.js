@@ -287,16 +287,16 @@ function setUpInputs() {
 }
 
 /**
- * Loads a model from any source fxwasm.load accepts (URL string, Blob, bytes).
- * Failures show in the error box and leave the page usable with no model open.
+ * Loads a model from any source fxwasm.load accepts (URL string, Blob, bytes). A failure shows in the
+ * error box and keeps the model that was open (with its edits); the new one replaces it only once loaded.
  */
 async function openModel(source, label, bytes) {
   const token = ++state.loadToken;
   clearError();
-  closeModel();
   ui.progress.value = 0;
   delete ui.progress.dataset.seen;
   setBusy('loading…');
+  let replaced = false;
   try {
     // Inspection first: a graph with ops the runtime cannot run still opens (the summary lists them, a
     // run shows the load-time error naming them all).
@@ -305,6 +305,8 @@ async function openModel(source, label, bytes) {
       gm.dispose();
       return false;
     }
+    closeModel();
+    replaced = true;
     state.gm = gm;
     state.label = label;
     await refreshViews(bytes);
@@ -312,13 +314,23 @@ async function openModel(source, label, bytes) {
     return true;
   } catch (err) {
     if (token === state.loadToken) {
-      closeModel();
-      showError('could not open', err, label);
+      // Loaded but not drawable: nothing half-shown stays. A failed load leaves the open model as it was.
+      if (replaced) closeModel();
+      showError('could not open', formatError(err), label);
     }
     return false;
   } finally {
     if (token === state.loadToken) setBusy(null);
   }
+}
+
+// The core's format errors start "fxwasm file: …": to a user opening a file, that means it is not one.
+function formatError(err) {
+  const message = err?.message || String(err);
+  if (!/(^|: )fxwasm file: /.test(message)) return err;
+  const e = new Error(message.replace(/(^|: )fxwasm file: /, '$1not an .fxw file: '));
+  if (err?.node) e.node = err.node;
+  return e;
 }
 
 async function openExample(name) {
@@ -329,18 +341,20 @@ async function openExample(name) {
     ui.select.value = '';
     return;
   }
+  const previous = ui.select.value;
   ui.select.value = name;
   ui.file.value = '';
-  setModelInUrl(name);
-  await openModel(new URL(ex.path, window.location.href).href, name, ex.bytes);
+  if (await openModel(new URL(ex.path, window.location.href).href, name, ex.bytes)) setModelInUrl(name);
+  else if (state.gm) ui.select.value = previous; // the open model stays: so does its entry
 }
 
 async function openFile(file) {
-  ui.select.value = '';
-  setModelInUrl(null);
   const opened = openModel(file, file.name, file.size);
   ui.file.value = ''; // choosing the same file again (after fixing it) must fire 'change' again
-  await opened;
+  if (await opened) {
+    ui.select.value = '';
+    setModelInUrl(null);
+  }
 }
 
 async function openUrl(text) {
@@ -351,10 +365,11 @@ async function openUrl(text) {
     showError('could not open', new Error(`'${text}' is not a URL`));
     return;
   }
-  ui.select.value = '';
-  setModelInUrl(null);
   const label = decodeURIComponent(url.pathname.split('/').pop() || url.host);
-  await openModel(url.href, label);
+  if (await openModel(url.href, label)) {
+    ui.select.value = '';
+    setModelInUrl(null);
+  }
 }
 
 // ---- run ---------------------------------------------------------------------------------------
