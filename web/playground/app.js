@@ -51,6 +51,8 @@ const ui = {
   inputsNote: $('inputs-note'),
   outputs: $('outputs'),
   profile: $('profile'),
+  profileRuns: $('profile-runs'),
+  profileWarmup: $('profile-warmup'),
   passes: $('passes'),
 };
 
@@ -67,7 +69,10 @@ const state = {
   graphModel: null, // what the drawing shows (lib/graph-model.js)
   modules: {},     // gm.modules()
   tensors: [],     // gm.tensors()
-  profile: null,   // the last run's profile
+  profile: null,   // the last run's profile: per-node medians of the timed runs
+  profileRuns: [], // each timed run's profile (for the trace)
+  profileCounts: { runs: 1, warmup: 0 },
+  profileBy: 'op', // the chart sums by 'op' type or 'module' class
   folded: new Set(), // module scopes drawn as one box
   marks: null,     // {added, changed} node names of the last pass that changed the graph
   search: { query: '', index: 0 },
@@ -219,7 +224,7 @@ function closeModel() {
   ui.empty.hidden = false;
   ui.info.replaceChildren();
   ui.tabular.tBodies[0].replaceChildren();
-  Object.assign(state, { graphModel: null, modules: {}, tensors: [], profile: null, folded: new Set(), marks: null,
+  Object.assign(state, { graphModel: null, modules: {}, tensors: [], profile: null, profileRuns: [], folded: new Set(), marks: null,
     search: { query: '', index: 0 } });
   graphView.clear();
   clearDetails(ui.details);
@@ -387,12 +392,15 @@ async function runModel() {
     const specs = inputSpecs(gm, state.nodes, state.info);
     const { inputs, note } = makeInputs(fxwasm, specs, { seed: state.editor.seed(), given: state.editor.given() });
     ui.inputsNote.textContent = note;
-    const t0 = performance.now();
-    const { outputs, profile } = await gm.run(inputs, { profile: true });
-    const ms = performance.now() - t0;
+    // A warm-up, then timed runs: one cold run times the allocator more than the model.
+    const runs = intIn(ui.profileRuns, 1, 100, 3);
+    const warmup = intIn(ui.profileWarmup, 0, 20, 1);
+    const r = await fxwasm.profileRuns(gm, inputs, { runs, warmup });
+    const { outputs, profile } = r;
+    const ms = [...r.wall_ms].sort((a, b) => a - b)[r.wall_ms.length >> 1];
     renderOutputs(ui.outputs, outputs, ms);
-    state.profile = profile;
-    renderProfile(ui.profile, profile, select);
+    Object.assign(state, { profile, profileRuns: r.runs, profileCounts: { runs, warmup } });
+    showProfile();
     state.runShapes = profileShapes(profile);
     updateTabularShapes(ui.tabular, state.runShapes);
     select(state.selected);
@@ -410,6 +418,31 @@ async function runModel() {
     state.runAgain = false;
     await runModel();
   }
+}
+
+function intIn(input, min, max, fallback) {
+  const v = Math.round(Number(input.value));
+  const ok = Number.isFinite(v) && input.value !== '' ? Math.min(max, Math.max(min, v)) : fallback;
+  input.value = String(ok);
+  return ok;
+}
+
+function showProfile() {
+  const { fxwasm, profile } = state;
+  renderProfile(ui.profile, profile, select, {
+    ...state.profileCounts,
+    by: state.profileBy,
+    groups: fxwasm.groupProfile(profile, state.modules, state.profileBy),
+    onGroup: (by) => {
+      state.profileBy = by;
+      showProfile();
+    },
+    onTrace: () => {
+      const trace = fxwasm.chromeTrace(state.profileRuns, { name: state.label, modules: state.modules });
+      const stem = state.label.replace(/\.fxw$/i, '') || 'model';
+      downloadBytes(new TextEncoder().encode(JSON.stringify(trace)), `${stem}.trace.json`);
+    },
+  });
 }
 
 // ---- transform ---------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 // into `fxwasm: error:` lines by ../fxwasm.js.
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { load, FxError, Tensor, writeNpy, writeNpz } from '../../src/index.js';
+import { load, FxError, Tensor, writeNpy, writeNpz, profileRuns, groupProfile, chromeTrace } from '../../src/index.js';
 import { table, formatNumber, shapeText, preview, leaves, bytesText, jsonLeaf, jsonArg } from './format.js';
 import { gatherInputs } from './inputs.js';
 import { progress } from './progress.js';
@@ -122,13 +122,13 @@ function hparamsText(hparams) {
 }
 
 // Writes `bytes` to the --out path; a path that cannot be written is a clean error, not an internal one.
-function writeOut(path, bytes) {
+function writeOut(path, bytes, flag = '--out') {
   try {
     fs.writeFileSync(path, bytes);
   } catch (e) {
     const why = { ENOENT: 'no such directory', EACCES: 'permission denied', EISDIR: 'is a directory',
       EROFS: 'read-only file system', ENOSPC: 'no space left on the device' }[e.code] ?? e.message;
-    throw new FxError(`--out ${path}: cannot write: ${why}`, { cause: e });
+    throw new FxError(`${flag} ${path}: cannot write: ${why}`, { cause: e });
   }
 }
 
@@ -144,38 +144,64 @@ function writeOutputs(path, outputs) {
   writeOut(path, writeNpz(named));
 }
 
-function profileTable(profile) {
+function profileTable(profile, { runs, warmup }) {
   const rows = profile.map((p) => [p.op, p.name, p.target,
     Array.isArray(p.shape) ? shapeText(p.shape) : p.shape == null ? '' : JSON.stringify(p.shape),
-    p.dtype ?? '', p.ms.toFixed(3)]);
+    p.dtype ?? '', p.ms.toFixed(3), p.min_ms.toFixed(3), p.max_ms.toFixed(3)]);
   const total = profile.reduce((a, p) => a + p.ms, 0);
-  return `${table(['opcode', 'name', 'target', 'shape', 'dtype', 'ms'], rows, { align: [null, null, null, null, null, 'right'] })}\ntotal: ${total.toFixed(3)} ms`;
+  return `${table(['opcode', 'name', 'target', 'shape', 'dtype', 'median ms', 'min', 'max'], rows,
+    { align: [null, null, null, null, null, 'right', 'right', 'right'] })}\n` +
+    `total: ${total.toFixed(3)} ms (per-node medians of ${runs} timed run${runs > 1 ? 's' : ''} after ${warmup} warm-up)`;
+}
+
+function groupTable(groups, by) {
+  const rows = groups.map((g) => [g.key, g.count, g.total_ms.toFixed(3), g.mean_ms.toFixed(3), `${(g.share * 100).toFixed(1)}%`]);
+  return table([by === 'module' ? 'module class' : 'op', 'count', 'total ms', 'mean ms', 'share'], rows,
+    { align: [null, 'right', 'right', 'right', 'right'] });
 }
 
 export function runCommand(file, opts) {
   return withModel(file, async (gm) => {
     const inputs = gatherInputs(gm, opts);
+    const profiling = Boolean(opts.profile || opts.trace);
     const bar = progress(`running ${file}`);
-    bar.status('…');
-    let result;
+    bar.status(profiling ? `${opts.warmup} warm-up + ${opts.runs} timed runs…` : '…');
+    let outputs;
+    let prof = null;
     try {
-      result = await gm.run(inputs, { profile: !!opts.profile });
+      if (profiling) {
+        prof = await profileRuns(gm, inputs, { runs: opts.runs, warmup: opts.warmup });
+        outputs = prof.outputs;
+      } else {
+        outputs = await gm.run(inputs);
+      }
     } finally {
       bar.done();
     }
-    const outputs = opts.profile ? result.outputs : result;
     if (opts.out) writeOutputs(opts.out, outputs);
+    const modules = prof ? gm.modules() : {};
+    if (opts.trace) {
+      const trace = chromeTrace(prof.runs, { name: `fxwasm ${file}`, modules });
+      writeOut(opts.trace, `${JSON.stringify(trace)}\n`, '--trace');
+    }
     const flat = leaves(outputs);
+    const groups = prof ? groupProfile(prof.profile, modules, opts.group) : null;
     if (opts.json) {
       const json = { outputs: flat.map(([path, v]) => ({ path, ...(v instanceof Tensor ? jsonLeaf(v) : { value: jsonLeaf(v) }) })) };
-      if (opts.profile) json.profile = result.profile;
+      if (opts.profile) {
+        Object.assign(json, { profile: prof.profile, profile_runs: opts.runs, profile_warmup: opts.warmup, profile_groups: groups });
+      }
       outJson(json);
       return 0;
     }
     out(table(['output', 'dtype', 'shape', 'values'], flat.map(([path, v]) => (v instanceof Tensor
       ? [path || '(output)', v.dtype, shapeText(v.shape), preview(v)]
       : [path || '(output)', typeof v, '', typeof v === 'number' ? formatNumber(v) : JSON.stringify(v)]))));
-    if (opts.profile) out(`\n${profileTable(result.profile)}`);
+    if (opts.profile) {
+      out(`\n${profileTable(prof.profile, opts)}`);
+      out(`\n${groupTable(groups, opts.group)}`);
+    }
+    if (opts.trace) out(`\nwrote ${opts.trace} (Chrome trace: open it in https://ui.perfetto.dev)`);
     if (opts.out) out(`\nwrote ${opts.out}`);
     return 0;
   });
