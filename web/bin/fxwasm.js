@@ -61,7 +61,8 @@ function program() {
     .showHelpAfterError(false);
   const io = (cmd) => cmd
     .option('--input <NAME=FILE.npy>', 'value of one input (repeatable)', collect, [])
-    .option('--random', 'random inputs for those not given, from the shapes recorded in the file');
+    .option('--random', 'random inputs for those not given, from the shapes recorded in the file')
+    .option('--seed <N>', 'seed for --random (the same seed gives the same inputs)', number('--seed', { integer: true }));
 
   p.command('table').argument('<file>', '.fxw file').description('print the graph as torch.fx print_tabular')
     .option('--json', 'print JSON: the nodes (opcode, name, target, args, kwargs) and the table text')
@@ -79,6 +80,7 @@ function program() {
     .option('--warmup <N>', 'untimed runs first, for --profile/--trace', number('--warmup', { integer: true }), 1)
     .option('--group <BY>', "sum the profile by 'op' (target or module class) or 'module' (module class)", groupOption, 'op')
     .option('--trace <FILE.json>', 'write the timed runs as a Chrome trace (Perfetto, chrome://tracing)')
+    .option('--topk <K>', 'the K most likely classes of each [N, C] float output (softmax of row 0)', number('--topk', { integer: true, min: 1 }))
     .option('--json', 'print JSON')
     .action(async (file, opts) => { process.exitCode = await commands.runCommand(file, opts); });
   p.command('check').argument('<file>', '.fxw file')

@@ -34,6 +34,8 @@ export function tensor(
 
 /** Uniform in [-1, 1) for floats, 0..9 for integers, coin flips for bool. */
 export function randomTensor(shape: number[], dtype?: DType, random?: () => number): Tensor;
+/** A seeded generator of numbers in [0, 1) (mulberry32), e.g. randomTensor's `random`. */
+export function seededRandom(seed: number): () => number;
 
 /** Every failure of the package: a bad file, an unsupported op, a wrong input, use after dispose… */
 export class FxError extends Error {

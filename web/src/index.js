@@ -7,7 +7,7 @@ import { loadInWorker, WorkerGraphModule } from './worker_client.js';
 import { threadsValueError } from './threads.js';
 
 export { FxError } from './errors.js';
-export { Tensor, tensor, randomTensor } from './tensor.js';
+export { Tensor, tensor, randomTensor, seededRandom } from './tensor.js';
 export { GraphModule } from './graph_module.js';
 export { WorkerGraphModule } from './worker_client.js';
 export { Graph, Node, FxList, list, float } from './graph.js';

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { load, FxError, Tensor, writeNpy, writeNpz, profileRuns, groupProfile, chromeTrace } from '../../src/index.js';
 import { table, formatNumber, shapeText, preview, leaves, bytesText, jsonLeaf, jsonArg } from './format.js';
-import { gatherInputs } from './inputs.js';
+import { gatherInputs, inputsNote } from './inputs.js';
 import { progress } from './progress.js';
 import { terminalText, terminalJson } from './terminal.js';
 import { getRuntime } from '../../src/runtime.js';
@@ -160,9 +160,25 @@ function groupTable(groups, by) {
     { align: [null, 'right', 'right', 'right', 'right'] });
 }
 
+/**
+ * The k most likely classes of a classifier-shaped output (a float tensor [N, C], C ≥ 2): softmax over
+ * row 0; null for any other output. [{class, probability, logit}].
+ */
+function topK(v, k) {
+  if (!(v instanceof Tensor) || v.shape.length !== 2 || v.shape[1] < 2 || !/^float(32|64)$/.test(v.dtype)) return null;
+  const row = Array.from(v.data.subarray(0, v.shape[1]), Number);
+  let m = -Infinity;
+  for (const x of row) if (x > m) m = x;
+  const e = row.map((x) => Math.exp(x - m));
+  const sum = e.reduce((a, b) => a + b, 0);
+  return row.map((logit, c) => ({ class: c, probability: e[c] / sum, logit }))
+    .sort((a, b) => b.probability - a.probability || a.class - b.class).slice(0, k);
+}
+
 export function runCommand(file, opts) {
   return withModel(file, async (gm) => {
-    const inputs = gatherInputs(gm, opts);
+    const gathered = gatherInputs(gm, opts);
+    const { inputs } = gathered;
     const profiling = Boolean(opts.profile || opts.trace);
     const bar = progress(`running ${file}`);
     bar.status(profiling ? `${opts.warmup} warm-up + ${opts.runs} timed runs…` : '…');
@@ -187,7 +203,10 @@ export function runCommand(file, opts) {
     const flat = leaves(outputs);
     const groups = prof ? groupProfile(prof.profile, modules, opts.group) : null;
     if (opts.json) {
-      const json = { outputs: flat.map(([path, v]) => ({ path, ...(v instanceof Tensor ? jsonLeaf(v) : { value: jsonLeaf(v) }) })) };
+      const json = { outputs: flat.map(([path, v]) => ({ path, ...(v instanceof Tensor ? jsonLeaf(v) : { value: jsonLeaf(v) }) })),
+        inputs: gathered.names.map((name, i) => ({ name, source: gathered.sources[i] })) };
+      if (opts.seed !== undefined) json.seed = opts.seed;
+      if (opts.topk) json.topk = flat.map(([path, v]) => ({ path, classes: topK(v, opts.topk) })).filter((t) => t.classes);
       if (opts.profile) {
         Object.assign(json, { profile: prof.profile, profile_runs: opts.runs, profile_warmup: opts.warmup, profile_groups: groups });
       }
@@ -197,6 +216,16 @@ export function runCommand(file, opts) {
     out(table(['output', 'dtype', 'shape', 'values'], flat.map(([path, v]) => (v instanceof Tensor
       ? [path || '(output)', v.dtype, shapeText(v.shape), preview(v)]
       : [path || '(output)', typeof v, '', typeof v === 'number' ? formatNumber(v) : JSON.stringify(v)]))));
+    if (opts.topk) {
+      for (const [p, v] of flat) {
+        const top = topK(v, opts.topk);
+        if (!top) continue;
+        out(`\ntop-${top.length} of ${p || '(output)'} (softmax of row 0):`);
+        out(table(['class', 'probability', 'logit'], top.map((t) => [t.class, t.probability.toFixed(4), formatNumber(t.logit)]),
+          { align: ['right', 'right', 'right'] }));
+      }
+    }
+    out(`\n${inputsNote(gathered, opts.seed)}`);
     if (opts.profile) {
       out(`\n${profileTable(prof.profile, opts)}`);
       out(`\n${groupTable(groups, opts.group)}`);
@@ -235,7 +264,7 @@ export function benchCommand(file, opts) {
   return withModel(file, async (gm) => {
     // The threads the runtime really runs (1 where the pthreads build cannot start).
     const threads = (await getRuntime()).threads ?? 1;
-    const inputs = gatherInputs(gm, opts);
+    const { inputs } = gatherInputs(gm, opts);
     const bar = progress(`bench ${file}`);
     const total = opts.warmup + opts.runs;
     const times = [];
