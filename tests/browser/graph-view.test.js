@@ -29,8 +29,9 @@ afterAll(async () => {
 async function shot(page, name) {
   await screenshot(page, name);
   if (process.env.FXWASM_SCREENS) {
+    // The Graph panel alone (toolbar, drawing, minimap, details), as a user sees it.
     fs.mkdirSync(process.env.FXWASM_SCREENS, { recursive: true });
-    await page.screenshot({ path: path.join(process.env.FXWASM_SCREENS, `${name}.png`) });
+    await page.locator('section:has([data-testid="graph"])').screenshot({ path: path.join(process.env.FXWASM_SCREENS, `${name}.png`) });
   }
 }
 
@@ -151,6 +152,8 @@ describe('graph view: resnet18', () => {
     await waitDetails(page, 'layer2_0_conv1');
     expect(Object.fromEntries(await details(page, 'details-node')).time).toMatch(/^\d+\.\d{3} ms \(\d+\.\d% of the run\)$/);
     await shot(page, 'graph-resnet18-details');
+    await byTestId(page, 'graph-details').evaluate((d) => { d.scrollTop = d.scrollHeight; });
+    await shot(page, 'graph-resnet18-details-weights');
     expect(page.problems).toEqual([]);
     await page.close();
   });
