@@ -7,7 +7,8 @@ import { table, formatNumber, shapeText, preview, leaves, bytesText, jsonLeaf, j
 import { gatherInputs, inputsNote } from './inputs.js';
 import { progress } from './progress.js';
 import { terminalText, terminalJson } from './terminal.js';
-import { getRuntime } from '../../src/runtime.js';
+import { getRuntime, threadsStartError } from '../../src/runtime.js';
+import { explainThreads, threadsEnvironment } from '../../src/threads.js';
 
 // Text for the terminal, with any control character from the file shown as an escape (terminal.js).
 const out = (text) => {
@@ -290,8 +291,12 @@ export function benchCommand(file, opts) {
     const memory = gm.runMemory();  // the runtime's tensor arena after the last run
     stats.peak_bytes = memory.peak_bytes;
     stats.arena_bytes = memory.arena_bytes;
+    // The threads that ran and, when fewer (or more) than asked, why: said, not silent.
+    const why = explainThreads(opts.threads, threads, await threadsEnvironment(threadsStartError()));
+    stats.threads_requested = opts.threads;
+    if (why) stats.threads_note = why;
     if (opts.json) { outJson(stats); return 0; }
-    const note = typeof opts.threads === 'number' && opts.threads !== threads ? ` (asked for ${opts.threads}; threads cannot run here)` : '';
+    const note = !why ? '' : opts.threads === 'auto' ? ` (${why})` : ` (asked for ${opts.threads}: ${why})`;
     out(`${file}: ${opts.runs} runs after ${opts.warmup} warm-up, ${threads} thread${threads === 1 ? '' : 's'}${note}`);
     out(`min ${stats.min_ms.toFixed(3)} ms  median ${stats.median_ms.toFixed(3)} ms  max ${stats.max_ms.toFixed(3)} ms`);
     const mb = (b) => (b / 1e6).toFixed(2);
