@@ -30,6 +30,15 @@ describe('profile panel', () => {
       .filter((tr) => /^conv\d$/.test(tr.cells[3].textContent)).reduce((a, tr) => a + Number(tr.cells[1].textContent), 0));
     expect(bars.find(([k]) => k === 'Conv2d')[1]).toBeCloseTo(convMs, 2);
 
+    // The timeline: one segment per node in graph order, widths in proportion to the times; a click selects.
+    const segments = await page.$$eval('[data-testid="profile-timeline"] rect', (rs) => rs.map((r) => [r.dataset.node, Number(r.getAttribute('x')), Number(r.getAttribute('width'))]));
+    expect(segments.map(([n]) => n)).toEqual(await page.$$eval('[data-testid="tabular"] tbody tr', (trs) => trs.map((t) => t.dataset.node)));
+    for (let i = 1; i < segments.length; i++) expect(segments[i][1]).toBeCloseTo(segments[i - 1][1] + segments[i - 1][2], 2);
+    expect(segments.reduce((a, [, , w]) => a + w, 0)).toBeCloseTo(560, 1);
+    const widest = segments.reduce((a, b) => (b[2] > a[2] ? b : a));
+    await page.$eval(`[data-testid="profile-timeline"] rect[data-node="${widest[0]}"]`, (r) => r.dispatchEvent(new MouseEvent('click', { bubbles: true })));
+    expect(await page.$$eval('[data-testid="graph"] g.node.selected', (gs) => gs.map((g) => g.dataset.node))).toEqual([widest[0]]);
+
     await byTestId(page, 'profile-group').selectOption('module');
     await page.waitForFunction(() => document.querySelector('[data-testid="profile-chart"] g.chart-row[data-key="call_function"], [data-testid="profile-chart"] g.chart-row[data-key="call_method"]'));
     bars = await chart();

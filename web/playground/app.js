@@ -433,6 +433,7 @@ function showProfile() {
     ...state.profileCounts,
     by: state.profileBy,
     groups: fxwasm.groupProfile(profile, state.modules, state.profileBy),
+    keyOf: (entry) => fxwasm.profileKey(entry, state.modules, state.profileBy),
     onGroup: (by) => {
       state.profileBy = by;
       showProfile();

@@ -377,6 +377,8 @@ export function profileRuns(gm: GraphModule | WorkerGraphModule, inputs: RunInpu
 export function medianProfile(profiles: ProfileEntry[][]): MedianProfileEntry[];
 /** Sums a profile by op type (by: 'op', the default) or module class ('module'), slowest first. */
 export function groupProfile(profile: ProfileEntry[], modules?: Record<string, ModuleEntry>, by?: 'op' | 'module'): ProfileGroup[];
+/** The group key of one profile entry: as groupProfile keys it. */
+export function profileKey(entry: ProfileEntry, modules?: Record<string, ModuleEntry>, by?: 'op' | 'module'): string;
 /** Profiles as a Chrome trace (Trace Event Format JSON: "X" events, ts/dur in µs) that Perfetto opens. */
 export function chromeTrace(runs: ProfileEntry[][], options?: { name?: string; modules?: Record<string, ModuleEntry> }):
   { traceEvents: object[]; displayTimeUnit: 'ms' };

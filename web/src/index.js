@@ -12,7 +12,7 @@ export { GraphModule } from './graph_module.js';
 export { WorkerGraphModule } from './worker_client.js';
 export { Graph, Node, FxList, list, float } from './graph.js';
 export { readNpy, writeNpy, readNpz, readNpzAsync, writeNpz } from './npy.js';
-export { profileRuns, medianProfile, groupProfile, chromeTrace } from './profile.js';
+export { profileRuns, medianProfile, groupProfile, profileKey, chromeTrace } from './profile.js';
 
 /**
  * Loads a .fxw model. `source`: Uint8Array | ArrayBuffer | Blob | Response | URL | string (a URL, or a

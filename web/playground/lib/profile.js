@@ -93,13 +93,54 @@ function renderChart(groups) {
   return svg;
 }
 
+const PALETTE = ['#5b8def', '#ee4c2c', '#22863a', '#b07d18', '#6f42c1', '#0e8a9e', '#c2185b', '#7a8a00'];
+const TIMELINE_W = 560;
+
+/**
+ * One run as a timeline: every node a segment as wide as its (median) time, in graph order, coloured by
+ * its group (the chart's first groups; grey for the rest). Clicking a segment selects the node.
+ */
+function renderTimeline(profile, groups, keyOf, onSelect) {
+  const total = profile.reduce((a, p) => a + (Number(p.ms) || 0), 0);
+  const svg = document.createElementNS(SVG, 'svg');
+  svg.setAttribute('class', 'profile-timeline');
+  svg.setAttribute('viewBox', `0 0 ${TIMELINE_W} 22`);
+  svg.setAttribute('preserveAspectRatio', 'none');
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', 'timeline of one run');
+  svg.dataset.testid = 'profile-timeline';
+  const colour = new Map(groups.slice(0, PALETTE.length).map((g, i) => [g.key, PALETTE[i]]));
+  let x = 0;
+  for (const p of profile) {
+    const w = total > 0 ? ((Number(p.ms) || 0) / total) * TIMELINE_W : 0;
+    const r = document.createElementNS(SVG, 'rect');
+    r.setAttribute('x', x.toFixed(3));
+    r.setAttribute('y', '2');
+    r.setAttribute('width', w.toFixed(3));
+    r.setAttribute('height', '18');
+    r.setAttribute('fill', colour.get(keyOf(p)) ?? '#c6d0dc');
+    r.dataset.node = p.name;
+    const title = document.createElementNS(SVG, 'title');
+    title.textContent = `${p.name} (${p.target}): ${(Number(p.ms) || 0).toFixed(3)} ms`;
+    r.append(title);
+    svg.append(r);
+    x += w;
+  }
+  svg.addEventListener('click', (ev) => {
+    const node = ev.target.closest?.('rect')?.dataset.node;
+    if (node && onSelect) onSelect(node);
+  });
+  return svg;
+}
+
 /**
  * Renders the profile into `container`; `onSelect(name)` when a row is clicked. `options`: {runs,
- * warmup (counts, for the note), groups (fxwasm.groupProfile of the profile), by ('op' | 'module'),
+ * warmup (counts, for the note), groups (fxwasm.groupProfile of the profile), keyOf(entry) (its group's
+ * key, for the timeline's colours), by ('op' | 'module'),
  * onGroup(by) when the grouping is changed, onTrace() to download the runs as a Chrome trace}.
  */
 export function renderProfile(container, profile, onSelect, options = {}) {
-  const { runs = 1, warmup = 0, groups = [], by = 'op', onGroup, onTrace } = options;
+  const { runs = 1, warmup = 0, groups = [], keyOf = null, by = 'op', onGroup, onTrace } = options;
   const rows = profileRows(profile ?? []);
   const total = rows.reduce((a, r) => a + r.ms, 0);
   let sortKey = 'ms';
@@ -183,7 +224,8 @@ export function renderProfile(container, profile, onSelect, options = {}) {
     controls.append(trace);
   }
   const chart = groups.length ? renderChart(groups) : document.createElement('div');
-  container.replaceChildren(note, controls, chart, table);
+  const timeline = groups.length && keyOf ? renderTimeline(profile, groups, keyOf, onSelect) : document.createElement('div');
+  container.replaceChildren(note, controls, chart, timeline, table);
 }
 
 export function clearProfile(container) {
