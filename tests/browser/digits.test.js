@@ -103,6 +103,25 @@ describe('digits demo', () => {
     await page.close();
   });
 
+  test('probability bars are as long as the probability: 0% is an empty track', async () => {
+    const page = await newPage(pg.context);
+    await openExample(page, pg.url, 'digits_cnn');
+    await draw(page, DIGITS[1]);
+    expect(await result(page)).toEqual({ digit: 1 });
+    const bars = await page.$$eval('[data-testid="digits-probs"] li', (lis) => lis.map((li) => ({
+      pct: Number(li.querySelector('.pct').textContent.replace('%', '')),
+      track: li.querySelector('.prob-track').getBoundingClientRect().width,
+      fill: li.querySelector('.prob-fill').getBoundingClientRect().width,
+    })));
+    expect(bars).toHaveLength(10);
+    expect(bars.some((b) => b.pct === 0)).toBe(true); // a trained CNN is sure of a clear 1
+    for (const b of bars) {
+      expect(b.track).toBeGreaterThan(50);
+      expect(Math.abs(b.fill - (b.pct / 100) * b.track)).toBeLessThan(1.5);
+    }
+    await page.close();
+  });
+
   test('an image file can be the input of an image-shaped placeholder (grey, resized to 8×8)', async () => {
     const page = await newPage(pg.context);
     await openExample(page, pg.url, 'digits_cnn');

@@ -16,11 +16,14 @@ const CHROMIUM_ARGS = [
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
 
-/** Starts the server and a browser; returns {url, context, close}. */
-export async function startPlayground() {
+/**
+ * Starts the server and a browser; returns {url, context, close}. `corpusDir` serves a test's own models
+ * as the corpus; `viewport` sizes the page.
+ */
+export async function startPlayground({ corpusDir, viewport = { width: 1280, height: 900 } } = {}) {
   // FXWASM_DIST serves another wasm build (e.g. build/<dir>) in place of web/dist/.
   const distDir = process.env.FXWASM_DIST ? path.resolve(repoRoot, process.env.FXWASM_DIST) : undefined;
-  const server = await startServer({ port: 0, distDir });
+  const server = await startServer({ port: 0, distDir, corpusDir });
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fxwasm-chromium-'));
   let context;
   try {
@@ -29,7 +32,7 @@ export async function startPlayground() {
       executablePath: CHROMIUM,
       headless: true,
       args: CHROMIUM_ARGS,
-      viewport: { width: 1280, height: 900 },
+      viewport,
     });
   } catch (err) {
     await server.close();

@@ -50,6 +50,16 @@ describe('playground hygiene', () => {
     await byTestId(page, 'run-button').click();
     const message = await waitForError(page);
     expect(message).toContain('torch.evil<img');
+    // The details panel of the module and of the call: the module type, hyperparameter and kwarg as text.
+    await page.click('[data-testid="graph"] g.node[data-node="mod"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="graph-details"]').dataset.node === 'mod');
+    const hp = await page.$$eval('[data-testid="module-hparams"] dd', (dds) => Object.fromEntries(dds.map((d) => [d.dataset.key, d.textContent])));
+    expect(hp.type).toBe(`Evil${HTML}`);
+    expect(hp.note).toBe(`'${HTML}'`);
+    await page.click('[data-testid="graph"] g.node[data-node="evil"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="graph-details"]').dataset.node === 'evil');
+    expect(await byTestId(page, 'graph-details').textContent()).toContain(HTML);
+    await byTestId(page, 'graph-search').fill('<img');
     const found = await page.evaluate(() => ({
       pwned: globalThis.__pwned ?? null,
       injected: document.querySelectorAll('#injected, img[src="x"]').length,

@@ -36,7 +36,9 @@ describe('passes', () => {
     expect(s).toMatchObject({ before: '7', after: '6', changed: 'true' });
     expect(s.text).toMatch(/nodes 7 → 6; removed neg/);
     expect(await names(page)).toEqual(['x', 'w', 'abs_1', 'add', 'mul', 'output']);
-    expect(await page.locator('[data-testid="graph"] g.node').count()).toBe(6);
+    // The weight w (a get_attr) is drawn inside abs_1, its user, not as a box of its own.
+    expect(await page.locator('[data-testid="graph"] g.node').count()).toBe(5);
+    expect(await page.locator('[data-testid="graph"] g.node[data-node="abs_1"] text.weight').textContent()).toBe('w [4]');
     expect(await page.$$eval('[data-testid="pass-before"] tr.removed', (trs) => trs.map((t) => t.dataset.node))).toEqual(['neg']);
     expect(await byTestId(page, 'code').textContent()).not.toMatch(/neg/);
 
@@ -169,7 +171,9 @@ describe('passes', () => {
     expect(await page.$$eval('[data-testid="pass-before"] tr.removed', (trs) => trs.map((t) => t.dataset.node)))
       .toEqual(['relu', 'relu_1', 'relu_2']);
     expect(await byTestId(page, 'code').textContent()).toMatch(/conv1 = fxwasm\.fused_conv2d\(x, conv1_weight, conv1_bias/);
-    expect(await page.locator('[data-testid="graph"] g.node').count()).toBe(14);
+    // The six get_attr nodes are drawn inside the fused calls that read them: 14 nodes, 8 boxes.
+    expect(await page.locator('[data-testid="graph"] g.node').count()).toBe(8);
+    expect(await page.locator('[data-testid="graph"] g.node[data-node="conv1"] text.weight').count()).toBe(2);
     await screenshot(page, 'fusions');
 
     const fused = await runReference();

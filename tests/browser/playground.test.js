@@ -107,7 +107,7 @@ describe('playground', () => {
     await page.close();
   });
 
-  test('a garbage file shows an error, and the page still opens and runs the example afterwards', async () => {
+  test('a garbage file shows an error and keeps the open model, which still runs; the page opens the example again', async () => {
     const page = await newPage(pg.context);
     await openToy(page); // the runtime is up, so the error below is about the file
     await byTestId(page, 'file-input').setInputFiles({
@@ -116,14 +116,17 @@ describe('playground', () => {
       buffer: Buffer.from('this is not a safetensors file, just some text that goes on for a while'),
     });
     const message = await waitForError(page);
-    expect(message).toMatch(/^could not open garbage\.fxw: \S/);
+    expect(message).toMatch(/^could not open garbage\.fxw: not an \.fxw file: \S/);
     expect(message.length).toBeGreaterThan('could not open garbage.fxw: '.length + 10);
     expect(message).not.toMatch(/abort|RuntimeError|wasm-function|WebAssembly build/i);
     expect(await byTestId(page, 'status').textContent()).toBe('ready');
-    expect(await tableCells(page)).toEqual([]);
-    expect(await byTestId(page, 'run-button').isDisabled()).toBe(true);
-    expect(new URL(page.url()).searchParams.has('model')).toBe(false);
+    // The model that was open stays open, as it was.
+    expect(await tableCells(page)).toEqual(TOY_TABLE);
+    expect(await byTestId(page, 'run-button').isDisabled()).toBe(false);
+    expect(new URL(page.url()).searchParams.get('model')).toBe('toy_example');
     await screenshot(page, 'garbage-file');
+    await byTestId(page, 'run-button').click();
+    expect(await waitFor(page, 'outputs', 1)).toBe(2);
 
     await byTestId(page, 'model-select').selectOption('toy_example');
     await waitFor(page, 'rows', 1);

@@ -79,26 +79,26 @@ describe('run', () => {
     const rows = () => page.$$eval('[data-testid="profile"] tbody tr', (trs) =>
       trs.map((tr) => Array.from(tr.cells, (c) => c.textContent)));
     const head = await page.$$eval('[data-testid="profile"] th', (ths) => ths.map((t) => t.dataset.sort));
-    expect(head).toEqual(['index', 'name', 'op', 'target', 'shape', 'dtype', 'ms', 'share']);
+    expect(head).toEqual(['index', 'ms', 'share', 'name', 'op', 'target', 'shape', 'dtype']);
     let r = await rows();
     expect(r).toHaveLength(8);
     // Default order: slowest first; shares add up to 100 %.
-    const ms = r.map((c) => Number(c[6]));
+    const ms = r.map((c) => Number(c[1]));
     expect(ms).toEqual([...ms].sort((p, q) => q - p));
-    const share = r.reduce((s, c) => s + Number(c[7].replace('%', '')), 0);
+    const share = r.reduce((s, c) => s + Number(c[2].replace('%', '')), 0);
     expect(share).toBeGreaterThan(99);
     expect(share).toBeLessThan(101);
-    expect(r.find((c) => c[1] === 'x').slice(4, 6)).toEqual(['[10]', 'float32']);
-    expect(r.find((c) => c[1] === 'lt').slice(4, 6)).toEqual(['[]', 'bool']);
+    expect(r.find((c) => c[3] === 'x').slice(6, 8)).toEqual(['[10]', 'float32']);
+    expect(r.find((c) => c[3] === 'lt').slice(6, 8)).toEqual(['[]', 'bool']);
 
     await profile.locator('th[data-sort="name"]').click();
     r = await rows();
-    expect(r.map((c) => c[1])).toEqual([...r.map((c) => c[1])].sort((p, q) => p.localeCompare(q)));
+    expect(r.map((c) => c[3])).toEqual([...r.map((c) => c[3])].sort((p, q) => p.localeCompare(q)));
     await profile.locator('th[data-sort="index"]').click();
     r = await rows();
-    expect(r.map((c) => c[1])).toEqual(['l_a_', 'l_b_', 'abs_1', 'add', 'x', 'sum_1', 'lt', 'output']);
+    expect(r.map((c) => c[3])).toEqual(['l_a_', 'l_b_', 'abs_1', 'add', 'x', 'sum_1', 'lt', 'output']);
     await profile.locator('th[data-sort="index"]').click();
-    expect((await rows()).map((c) => c[1])[0]).toBe('output');
+    expect((await rows()).map((c) => c[3])[0]).toBe('output');
     expect(await profile.locator('th[data-sort="index"]').getAttribute('aria-sort')).toBe('descending');
 
     // Clicking a profile row selects that node everywhere.

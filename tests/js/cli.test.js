@@ -68,7 +68,9 @@ test('run: reference inputs by default, --random, --json, --profile, --out', () 
 
   r = cli('run', TOY, '--profile');
   expect(r.code).toBe(0);
-  expect(r.stdout).toMatch(/opcode +name +target +shape +dtype +ms/);
+  expect(r.stdout).toMatch(/opcode +name +target +shape +dtype +median ms +min +max/);
+  expect(r.stdout).toMatch(/per-node medians of 5 timed runs after 1 warm-up/);
+  expect(r.stdout).toMatch(/op +count +total ms +mean ms +share/);
   expect(r.stdout).toMatch(/call_function +abs_1 +torch\.abs +\[10\] +float32/);
 
   const outPath = path.join(tmp, 'out.npz');

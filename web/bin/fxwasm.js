@@ -38,6 +38,11 @@ function number(name, { integer = false, min = 0 } = {}) {
 
 const collect = (value, previous) => previous.concat([value]);
 
+function groupOption(text) {
+  if (text !== 'op' && text !== 'module') throw new InvalidArgumentError(`--group must be 'op' or 'module', got ${JSON.stringify(text)}`);
+  return text;
+}
+
 // --threads takes what load()'s `threads` takes: a positive integer or 'auto'.
 function threadsOption(text) {
   const v = text === 'auto' ? 'auto' : /^\s*\d+\s*$/.test(text) ? Number(text) : NaN;
@@ -56,7 +61,8 @@ function program() {
     .showHelpAfterError(false);
   const io = (cmd) => cmd
     .option('--input <NAME=FILE.npy>', 'value of one input (repeatable)', collect, [])
-    .option('--random', 'random inputs for those not given, from the shapes recorded in the file');
+    .option('--random', 'random inputs for those not given, from the shapes recorded in the file')
+    .option('--seed <N>', 'seed for --random (the same seed gives the same inputs)', number('--seed', { integer: true }));
 
   p.command('table').argument('<file>', '.fxw file').description('print the graph as torch.fx print_tabular')
     .option('--json', 'print JSON: the nodes (opcode, name, target, args, kwargs) and the table text')
@@ -69,7 +75,12 @@ function program() {
     .action(async (file, opts) => { process.exitCode = await commands.infoCommand(file, opts); });
   io(p.command('run').argument('<file>', '.fxw file').description('run once and print the outputs'))
     .option('--out <FILE.npz>', 'write the output tensors (.npz; .npy for a single tensor)')
-    .option('--profile', 'add a per-node timing table')
+    .option('--profile', 'add per-node times: the median of --runs timed runs after --warmup untimed ones, and their sums by op type')
+    .option('--runs <N>', 'timed runs for --profile/--trace', number('--runs', { integer: true, min: 1 }), 5)
+    .option('--warmup <N>', 'untimed runs first, for --profile/--trace', number('--warmup', { integer: true }), 1)
+    .option('--group <BY>', "sum the profile by 'op' (target or module class) or 'module' (module class)", groupOption, 'op')
+    .option('--trace <FILE.json>', 'write the timed runs as a Chrome trace (Perfetto, chrome://tracing)')
+    .option('--topk <K>', 'the K most likely classes of each [N, C] float output (softmax of row 0)', number('--topk', { integer: true, min: 1 }))
     .option('--json', 'print JSON')
     .action(async (file, opts) => { process.exitCode = await commands.runCommand(file, opts); });
   p.command('check').argument('<file>', '.fxw file')

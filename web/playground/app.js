@@ -4,13 +4,15 @@
 // State lives in one object here; each panel renders through its own module in lib/.
 import { fetchExamples, renderExampleSelect, modelFromUrl, setModelInUrl } from './lib/examples.js';
 import { tabularRows, renderTabular, metaShapes, profileShapes, updateTabularShapes, selectInTable } from './lib/tabular.js';
-import { graphModel, renderGraph, selectInGraph, clearGraph } from './lib/graph.js';
+import { createGraphView } from './lib/graph.js';
+import { buildGraphModel, scopesAtDepth, searchItems } from './lib/graph-model.js';
+import { renderDetails, clearDetails } from './lib/node-details.js';
 import { inputSpecs, makeInputs } from './lib/inputs.js';
 import { renderInputsEditor, isDigitsSpec } from './lib/inputs-panel.js';
 import { renderDigitsPanel } from './lib/digits.js';
 import { renderOutputs, flattenOutputs } from './lib/outputs.js';
 import { renderProfile, clearProfile } from './lib/profile.js';
-import { renderPassesPanel, downloadBytes } from './lib/passes.js';
+import { renderPassesPanel, downloadBytes, diffRows } from './lib/passes.js';
 import { renderInfo, formatBytes } from './lib/info.js';
 import { installDropTarget } from './lib/drop.js';
 
@@ -31,6 +33,17 @@ const ui = {
   info: $('info'),
   tabular: $('tabular'),
   graph: $('graph'),
+  graphBox: $('graph-box'),
+  minimap: $('graph-minimap'),
+  details: $('graph-details'),
+  zoomIn: $('graph-zoom-in'),
+  zoomOut: $('graph-zoom-out'),
+  fit: $('graph-fit'),
+  foldDepth: $('graph-fold-depth'),
+  search: $('graph-search'),
+  searchForm: $('graph-search-form'),
+  searchCount: $('graph-search-count'),
+  marks: $('graph-marks'),
   selection: $('selection-note'),
   code: $('code'),
   inputs: $('inputs'),
@@ -38,6 +51,8 @@ const ui = {
   inputsNote: $('inputs-note'),
   outputs: $('outputs'),
   profile: $('profile'),
+  profileRuns: $('profile-runs'),
+  profileWarmup: $('profile-warmup'),
   passes: $('passes'),
 };
 
@@ -51,6 +66,16 @@ const state = {
   info: null,
   runShapes: {},   // output shapes/dtypes seen in the last run's profile
   selected: null,  // the selected node's name
+  graphModel: null, // what the drawing shows (lib/graph-model.js)
+  modules: {},     // gm.modules()
+  tensors: [],     // gm.tensors()
+  profile: null,   // the last run's profile: per-node medians of the timed runs
+  profileRuns: [], // each timed run's profile (for the trace)
+  profileCounts: { runs: 1, warmup: 0 },
+  profileBy: 'op', // the chart sums by 'op' type or 'module' class
+  folded: new Set(), // module scopes drawn as one box
+  marks: null,     // {added, changed} node names of the last pass that changed the graph
+  search: { query: '', index: 0 },
   editor: null,    // the inputs editor
   digits: null,    // the digits panel, when the model takes [N, 1, 8, 8]
   digitsInput: null,
@@ -102,15 +127,85 @@ function onProgress(p) {
 
 // ---- selection, kept in step between the table, the drawing and the profile ---------------------
 
+function detailsContext() {
+  return {
+    gm: state.gm, model: state.graphModel, nodes: state.nodes, modules: state.modules, tensors: state.tensors,
+    profile: state.profile, folded: state.folded, onFold: foldScope, onUnfold: unfoldScope,
+  };
+}
+
 function select(name) {
   state.selected = name;
   selectInTable(ui.tabular, name);
-  selectInGraph(ui.graph, name);
+  graphView.select(name);
+  if (state.gm && state.graphModel && name) showDetails({ name });
+  else clearDetails(ui.details);
   for (const tr of ui.profile.querySelectorAll('tr.selected')) tr.classList.remove('selected');
   if (name) ui.profile.querySelector(`tr[data-node="${CSS.escape(name)}"]`)?.classList.add('selected');
   const node = state.nodes.find((n) => n.name === name);
   ui.selection.textContent = node ? `selected: ${node.name} (${node.op} ${node.target})` : '';
   ui.selection.dataset.node = node ? node.name : '';
+}
+
+/** A folded module's box was clicked: its summary, hyperparameters and an unfold button. */
+function selectGroup(scope) {
+  state.selected = null;
+  selectInTable(ui.tabular, null);
+  graphView.select(`module:${scope}`);
+  ui.selection.textContent = `selected: module ${scope}`;
+  ui.selection.dataset.node = '';
+  showDetails({ scope });
+}
+
+function showDetails(what) {
+  renderDetails(ui.details, what, detailsContext()).catch((err) => showError('could not show the details', err));
+}
+
+// ---- the drawing: folding, search, pass marks ---------------------------------------------------
+
+const graphView = createGraphView({ svg: ui.graph, box: ui.graphBox, minimap: ui.minimap, onSelect: select, onSelectGroup: selectGroup });
+
+async function redrawGraph(keepView) {
+  try {
+    await graphView.render(state.graphModel, { folded: state.folded, marks: state.marks, keepView });
+    ui.graph.dataset.folded = [...state.folded].join(' ');
+  } catch (err) {
+    graphView.clear();
+    showError('could not draw the graph', err);
+  }
+}
+
+async function foldScope(scope) {
+  state.folded.add(scope);
+  ui.foldDepth.value = '';
+  await redrawGraph(true);
+  selectGroup(scope);
+}
+
+async function unfoldScope(scope) {
+  for (const s of [...state.folded]) if (s === scope || s.startsWith(`${scope}.`)) state.folded.delete(s);
+  ui.foldDepth.value = state.folded.size ? '' : '0';
+  await redrawGraph(true);
+  const first = state.graphModel.items.find((it) => it.scope === scope || it.scope.startsWith(`${scope}.`));
+  select(first?.name ?? null);
+}
+
+async function foldToDepth(depth) {
+  if (!state.graphModel) return;
+  state.folded = new Set(depth > 0 ? scopesAtDepth(state.graphModel, depth) : []);
+  await redrawGraph(false);
+  select(state.selected);
+}
+
+function runSearch(next) {
+  const query = ui.search.value;
+  if (!state.graphModel) return;
+  state.search.index = next && query === state.search.query ? state.search.index + 1 : 0;
+  state.search.query = query;
+  const names = searchItems(state.graphModel, query);
+  const id = graphView.showMatches(names, state.search.index);
+  ui.searchCount.textContent = query.trim() ? (names.length ? `${(state.search.index % names.length) + 1}/${names.length}` : 'no match') : '';
+  ui.search.dataset.current = id ?? '';
 }
 
 // ---- model lifecycle ---------------------------------------------------------------------------
@@ -129,7 +224,14 @@ function closeModel() {
   ui.empty.hidden = false;
   ui.info.replaceChildren();
   ui.tabular.tBodies[0].replaceChildren();
-  clearGraph(ui.graph);
+  Object.assign(state, { graphModel: null, modules: {}, tensors: [], profile: null, profileRuns: [], folded: new Set(), marks: null,
+    search: { query: '', index: 0 } });
+  graphView.clear();
+  clearDetails(ui.details);
+  ui.foldDepth.value = '0';
+  ui.search.value = '';
+  ui.searchCount.textContent = '';
+  ui.marks.textContent = '';
   ui.selection.textContent = '';
   ui.code.textContent = '';
   ui.inputs.replaceChildren();
@@ -142,7 +244,7 @@ function closeModel() {
 }
 
 /** Re-reads the graph from the core and redraws every view of it (after a load or a pass). */
-async function refreshViews(bytes) {
+async function refreshViews(bytes, keepView = false) {
   const { gm } = state;
   state.nodes = Array.from(gm.graph.nodes);
   state.rows = tabularRows(gm, state.nodes);
@@ -157,11 +259,17 @@ async function refreshViews(bytes) {
   renderTabular(ui.tabular, state.rows, { ...state.runShapes, ...metaShapes(state.nodes) }, select);
   ui.code.textContent = gm.code.replace(/^\n+/, ''); // FX's code starts with blank lines
   try {
-    await renderGraph(ui.graph, graphModel(state.nodes), select);
-  } catch (err) {
-    clearGraph(ui.graph);
-    showError('could not draw the graph', err);
+    state.modules = gm.modules();
+    state.tensors = gm.tensors();
+  } catch {
+    state.modules = {}; // an older file without a module tree still draws
+    state.tensors = [];
   }
+  state.graphModel = buildGraphModel(state.nodes, state.modules, state.tensors);
+  // Folded scopes a pass removed entirely have nothing left to fold.
+  const scopes = new Set(state.graphModel.items.map((it) => it.scope));
+  for (const s of [...state.folded]) if (![...scopes].some((x) => x === s || x.startsWith(`${s}.`))) state.folded.delete(s);
+  await redrawGraph(keepView);
   if (state.selected && !state.nodes.some((n) => n.name === state.selected)) state.selected = null;
   select(state.selected);
 }
@@ -184,16 +292,16 @@ function setUpInputs() {
 }
 
 /**
- * Loads a model from any source fxwasm.load accepts (URL string, Blob, bytes).
- * Failures show in the error box and leave the page usable with no model open.
+ * Loads a model from any source fxwasm.load accepts (URL string, Blob, bytes). A failure shows in the
+ * error box and keeps the model that was open (with its edits); the new one replaces it only once loaded.
  */
 async function openModel(source, label, bytes) {
   const token = ++state.loadToken;
   clearError();
-  closeModel();
   ui.progress.value = 0;
   delete ui.progress.dataset.seen;
   setBusy('loading…');
+  let replaced = false;
   try {
     // Inspection first: a graph with ops the runtime cannot run still opens (the summary lists them, a
     // run shows the load-time error naming them all).
@@ -202,6 +310,8 @@ async function openModel(source, label, bytes) {
       gm.dispose();
       return false;
     }
+    closeModel();
+    replaced = true;
     state.gm = gm;
     state.label = label;
     await refreshViews(bytes);
@@ -209,13 +319,23 @@ async function openModel(source, label, bytes) {
     return true;
   } catch (err) {
     if (token === state.loadToken) {
-      closeModel();
-      showError('could not open', err, label);
+      // Loaded but not drawable: nothing half-shown stays. A failed load leaves the open model as it was.
+      if (replaced) closeModel();
+      showError('could not open', formatError(err), label);
     }
     return false;
   } finally {
     if (token === state.loadToken) setBusy(null);
   }
+}
+
+// The core's format errors start "fxwasm file: …": to a user opening a file, that means it is not one.
+function formatError(err) {
+  const message = err?.message || String(err);
+  if (!/(^|: )fxwasm file: /.test(message)) return err;
+  const e = new Error(message.replace(/(^|: )fxwasm file: /, '$1not an .fxw file: '));
+  if (err?.node) e.node = err.node;
+  return e;
 }
 
 async function openExample(name) {
@@ -226,18 +346,20 @@ async function openExample(name) {
     ui.select.value = '';
     return;
   }
+  const previous = ui.select.value;
   ui.select.value = name;
   ui.file.value = '';
-  setModelInUrl(name);
-  await openModel(new URL(ex.path, window.location.href).href, name, ex.bytes);
+  if (await openModel(new URL(ex.path, window.location.href).href, name, ex.bytes)) setModelInUrl(name);
+  else if (state.gm) ui.select.value = previous; // the open model stays: so does its entry
 }
 
 async function openFile(file) {
-  ui.select.value = '';
-  setModelInUrl(null);
   const opened = openModel(file, file.name, file.size);
   ui.file.value = ''; // choosing the same file again (after fixing it) must fire 'change' again
-  await opened;
+  if (await opened) {
+    ui.select.value = '';
+    setModelInUrl(null);
+  }
 }
 
 async function openUrl(text) {
@@ -248,10 +370,11 @@ async function openUrl(text) {
     showError('could not open', new Error(`'${text}' is not a URL`));
     return;
   }
-  ui.select.value = '';
-  setModelInUrl(null);
   const label = decodeURIComponent(url.pathname.split('/').pop() || url.host);
-  await openModel(url.href, label);
+  if (await openModel(url.href, label)) {
+    ui.select.value = '';
+    setModelInUrl(null);
+  }
 }
 
 // ---- run ---------------------------------------------------------------------------------------
@@ -269,11 +392,15 @@ async function runModel() {
     const specs = inputSpecs(gm, state.nodes, state.info);
     const { inputs, note } = makeInputs(fxwasm, specs, { seed: state.editor.seed(), given: state.editor.given() });
     ui.inputsNote.textContent = note;
-    const t0 = performance.now();
-    const { outputs, profile } = await gm.run(inputs, { profile: true });
-    const ms = performance.now() - t0;
+    // A warm-up, then timed runs: one cold run times the allocator more than the model.
+    const runs = intIn(ui.profileRuns, 1, 100, 3);
+    const warmup = intIn(ui.profileWarmup, 0, 20, 1);
+    const r = await fxwasm.profileRuns(gm, inputs, { runs, warmup });
+    const { outputs, profile } = r;
+    const ms = [...r.wall_ms].sort((a, b) => a - b)[r.wall_ms.length >> 1];
     renderOutputs(ui.outputs, outputs, ms);
-    renderProfile(ui.profile, profile, select);
+    Object.assign(state, { profile, profileRuns: r.runs, profileCounts: { runs, warmup } });
+    showProfile();
     state.runShapes = profileShapes(profile);
     updateTabularShapes(ui.tabular, state.runShapes);
     select(state.selected);
@@ -293,6 +420,32 @@ async function runModel() {
   }
 }
 
+function intIn(input, min, max, fallback) {
+  const v = Math.round(Number(input.value));
+  const ok = Number.isFinite(v) && input.value !== '' ? Math.min(max, Math.max(min, v)) : fallback;
+  input.value = String(ok);
+  return ok;
+}
+
+function showProfile() {
+  const { fxwasm, profile } = state;
+  renderProfile(ui.profile, profile, select, {
+    ...state.profileCounts,
+    by: state.profileBy,
+    groups: fxwasm.groupProfile(profile, state.modules, state.profileBy),
+    keyOf: (entry) => fxwasm.profileKey(entry, state.modules, state.profileBy),
+    onGroup: (by) => {
+      state.profileBy = by;
+      showProfile();
+    },
+    onTrace: () => {
+      const trace = fxwasm.chromeTrace(state.profileRuns, { name: state.label, modules: state.modules });
+      const stem = state.label.replace(/\.fxw$/i, '') || 'model';
+      downloadBytes(new TextEncoder().encode(JSON.stringify(trace)), `${stem}.trace.json`);
+    },
+  });
+}
+
 // ---- transform ---------------------------------------------------------------------------------
 
 async function applyPass(name) {
@@ -304,7 +457,14 @@ async function applyPass(name) {
     const before = state.rows;
     const changed = gm.applyPass(name);
     if (changed) state.runShapes = {};
-    await refreshViews();
+    const after = tabularRows(gm, Array.from(gm.graph.nodes));
+    const d = diffRows(before, after);
+    if (changed) {
+      state.marks = { added: d.added, changed: d.changed };
+      ui.marks.textContent = `${name}: ${d.added.size} new (green), ${d.changed.size} changed (yellow), ${d.removed.size} removed`;
+      ui.marks.dataset.pass = name;
+    }
+    await refreshViews(undefined, true);
     passesPanel.showResult({ name, changed, before, after: state.rows });
   } catch (err) {
     showError(`pass ${name} failed`, err);
@@ -342,6 +502,18 @@ async function main() {
     if (ui.url.value.trim() && !state.busy) openUrl(ui.url.value);
   });
   ui.run.addEventListener('click', () => runModel());
+  ui.zoomIn.addEventListener('click', () => graphView.zoomBy(1.25));
+  ui.zoomOut.addEventListener('click', () => graphView.zoomBy(0.8));
+  ui.fit.addEventListener('click', () => graphView.fit());
+  ui.foldDepth.addEventListener('change', () => {
+    if (ui.foldDepth.value !== '') foldToDepth(Number(ui.foldDepth.value));
+  });
+  ui.search.addEventListener('input', () => runSearch(false));
+  ui.searchForm.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    runSearch(true);
+  });
+  clearDetails(ui.details);
   installDropTarget(document.body, ui.drop, (file) => {
     if (state.fxwasm && !state.busy) openFile(file);
   });

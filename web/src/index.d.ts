@@ -34,6 +34,8 @@ export function tensor(
 
 /** Uniform in [-1, 1) for floats, 0..9 for integers, coin flips for bool. */
 export function randomTensor(shape: number[], dtype?: DType, random?: () => number): Tensor;
+/** A seeded generator of numbers in [0, 1) (mulberry32), e.g. randomTensor's `random`. */
+export function seededRandom(seed: number): () => number;
 
 /** Every failure of the package: a bad file, an unsupported op, a wrong input, use after dispose… */
 export class FxError extends Error {
@@ -196,6 +198,25 @@ export interface ProfileEntry {
   ms: number;
 }
 
+/** A profile entry with the median over timed runs (profileRuns / medianProfile). */
+export interface MedianProfileEntry extends ProfileEntry {
+  /** The median of runs_ms. */
+  ms: number;
+  min_ms: number;
+  max_ms: number;
+  runs_ms: number[];
+}
+
+/** One row of groupProfile (torch.profiler's key_averages). */
+export interface ProfileGroup {
+  key: string;
+  count: number;
+  total_ms: number;
+  mean_ms: number;
+  /** Of the profile's total time, 0..1. */
+  share: number;
+}
+
 export interface CheckOutput {
   path: string;
   pass: boolean;
@@ -348,3 +369,16 @@ export function readNpz(bytes: Uint8Array, name?: string): { [name: string]: Ten
 /** Reads any .npz, np.savez_compressed's too (deflate, decompressed with DecompressionStream). */
 export function readNpzAsync(bytes: Uint8Array, name?: string): Promise<{ [name: string]: Tensor }>;
 export function writeNpz(tensors: { [name: string]: Tensor }): Uint8Array;
+
+/** Runs `warmup` times untimed, then `runs` times profiled; the profile holds each node's median. */
+export function profileRuns(gm: GraphModule | WorkerGraphModule, inputs: RunInputs, options?: { runs?: number; warmup?: number }):
+  Promise<{ outputs: RunValue; profile: MedianProfileEntry[]; runs: ProfileEntry[][]; wall_ms: number[]; warmup: number }>;
+/** The per-node median of several profiles of one graph. */
+export function medianProfile(profiles: ProfileEntry[][]): MedianProfileEntry[];
+/** Sums a profile by op type (by: 'op', the default) or module class ('module'), slowest first. */
+export function groupProfile(profile: ProfileEntry[], modules?: Record<string, ModuleEntry>, by?: 'op' | 'module'): ProfileGroup[];
+/** The group key of one profile entry: as groupProfile keys it. */
+export function profileKey(entry: ProfileEntry, modules?: Record<string, ModuleEntry>, by?: 'op' | 'module'): string;
+/** Profiles as a Chrome trace (Trace Event Format JSON: "X" events, ts/dur in µs) that Perfetto opens. */
+export function chromeTrace(runs: ProfileEntry[][], options?: { name?: string; modules?: Record<string, ModuleEntry> }):
+  { traceEvents: object[]; displayTimeUnit: 'ms' };

@@ -7,11 +7,12 @@ import { loadInWorker, WorkerGraphModule } from './worker_client.js';
 import { threadsValueError } from './threads.js';
 
 export { FxError } from './errors.js';
-export { Tensor, tensor, randomTensor } from './tensor.js';
+export { Tensor, tensor, randomTensor, seededRandom } from './tensor.js';
 export { GraphModule } from './graph_module.js';
 export { WorkerGraphModule } from './worker_client.js';
 export { Graph, Node, FxList, list, float } from './graph.js';
 export { readNpy, writeNpy, readNpz, readNpzAsync, writeNpz } from './npy.js';
+export { profileRuns, medianProfile, groupProfile, profileKey, chromeTrace } from './profile.js';
 
 /**
  * Loads a .fxw model. `source`: Uint8Array | ArrayBuffer | Blob | Response | URL | string (a URL, or a

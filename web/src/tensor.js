@@ -125,6 +125,21 @@ export function tensor(data, shape, dtype) {
   return new Tensor(flat, inferred, dtype);
 }
 
+/**
+ * A seeded generator of numbers in [0, 1) (mulberry32): the same seed gives the same sequence in every
+ * environment (the CLI's --seed, the playground's seed field), where Math.random cannot be seeded.
+ */
+export function seededRandom(seed) {
+  let a = (Number(seed) >>> 0) || 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 /** A tensor of uniform random numbers in [-1, 1) (floats), 0..9 (integers) or coin flips (bool), for `run --random`. */
 export function randomTensor(shape, dtype = 'float32', random = Math.random) {
   const Ctor = DTYPE_ARRAYS[dtype];

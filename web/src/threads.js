@@ -45,6 +45,35 @@ export async function resolveThreads(threads = 'auto') {
   return threadsSupported() ? Math.min(n, MAX_THREADS) : 1;
 }
 
+/**
+ * Why a run has `actual` threads when `requested` (a count or 'auto') was asked for, in words; '' when
+ * nothing needs saying. `env`: {sab (SharedArrayBuffer exists), isolated (crossOriginIsolated, browsers),
+ * node, cores, startError (why the pthreads build did not start, or null)} — threadsEnvironment() gives
+ * this environment's.
+ */
+export function explainThreads(requested, actual, env) {
+  if (requested === undefined) return '';
+  const wanted = requested === 'auto' ? Math.min(MAX_AUTO_THREADS, env.cores) : requested;
+  const auto = requested === 'auto' ? `auto: ${env.cores} core${env.cores === 1 ? '' : 's'}, at most ${MAX_AUTO_THREADS}` : '';
+  let why = '';
+  if (actual < wanted) {
+    if (!env.sab) why = 'no SharedArrayBuffer here, so one thread';
+    else if (!env.node && !env.isolated) why = 'the page is not cross-origin isolated (it needs COOP/COEP headers), so no SharedArrayBuffer: one thread';
+    else if (env.startError) why = `the pthreads build did not start (${env.startError}): one thread`;
+    else if (wanted > MAX_THREADS) why = `at most ${MAX_THREADS} threads`;
+  }
+  if (requested !== 'auto' && requested > env.cores && actual > env.cores) {
+    why = [why, `more threads than the ${env.cores} cores here, as asked`].filter(Boolean).join('; ');
+  }
+  return [auto, why].filter(Boolean).join('; ');
+}
+
+/** This environment, for explainThreads. */
+export async function threadsEnvironment(startError = null) {
+  return { sab: typeof SharedArrayBuffer === 'function', isolated: globalThis.crossOriginIsolated === true,
+    node: isNode, cores: await cores(), startError };
+}
+
 /** Factory options the pthreads variant needs besides the single-threaded ones (`threads` ≥ 2). */
 export async function threadedOptions(threads, mjsUrl) {
   const options = { fxThreads: threads - 1, mainScriptUrlOrBlob: mjsUrl.href };  // the caller is thread 0

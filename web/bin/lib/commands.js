@@ -2,12 +2,13 @@
 // into `fxwasm: error:` lines by ../fxwasm.js.
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { load, FxError, Tensor, writeNpy, writeNpz } from '../../src/index.js';
+import { load, FxError, Tensor, writeNpy, writeNpz, profileRuns, groupProfile, chromeTrace } from '../../src/index.js';
 import { table, formatNumber, shapeText, preview, leaves, bytesText, jsonLeaf, jsonArg } from './format.js';
-import { gatherInputs } from './inputs.js';
+import { gatherInputs, inputsNote } from './inputs.js';
 import { progress } from './progress.js';
 import { terminalText, terminalJson } from './terminal.js';
-import { getRuntime } from '../../src/runtime.js';
+import { getRuntime, threadsStartError } from '../../src/runtime.js';
+import { explainThreads, threadsEnvironment } from '../../src/threads.js';
 
 // Text for the terminal, with any control character from the file shown as an escape (terminal.js).
 const out = (text) => {
@@ -122,13 +123,13 @@ function hparamsText(hparams) {
 }
 
 // Writes `bytes` to the --out path; a path that cannot be written is a clean error, not an internal one.
-function writeOut(path, bytes) {
+function writeOut(path, bytes, flag = '--out') {
   try {
     fs.writeFileSync(path, bytes);
   } catch (e) {
     const why = { ENOENT: 'no such directory', EACCES: 'permission denied', EISDIR: 'is a directory',
       EROFS: 'read-only file system', ENOSPC: 'no space left on the device' }[e.code] ?? e.message;
-    throw new FxError(`--out ${path}: cannot write: ${why}`, { cause: e });
+    throw new FxError(`${flag} ${path}: cannot write: ${why}`, { cause: e });
   }
 }
 
@@ -144,38 +145,93 @@ function writeOutputs(path, outputs) {
   writeOut(path, writeNpz(named));
 }
 
-function profileTable(profile) {
+function profileTable(profile, { runs, warmup }) {
   const rows = profile.map((p) => [p.op, p.name, p.target,
     Array.isArray(p.shape) ? shapeText(p.shape) : p.shape == null ? '' : JSON.stringify(p.shape),
-    p.dtype ?? '', p.ms.toFixed(3)]);
+    p.dtype ?? '', p.ms.toFixed(3), p.min_ms.toFixed(3), p.max_ms.toFixed(3)]);
   const total = profile.reduce((a, p) => a + p.ms, 0);
-  return `${table(['opcode', 'name', 'target', 'shape', 'dtype', 'ms'], rows, { align: [null, null, null, null, null, 'right'] })}\ntotal: ${total.toFixed(3)} ms`;
+  return `${table(['opcode', 'name', 'target', 'shape', 'dtype', 'median ms', 'min', 'max'], rows,
+    { align: [null, null, null, null, null, 'right', 'right', 'right'] })}\n` +
+    `total: ${total.toFixed(3)} ms (per-node medians of ${runs} timed run${runs > 1 ? 's' : ''} after ${warmup} warm-up)`;
+}
+
+function groupTable(groups, by) {
+  const rows = groups.map((g) => [g.key, g.count, g.total_ms.toFixed(3), g.mean_ms.toFixed(3), `${(g.share * 100).toFixed(1)}%`]);
+  return table([by === 'module' ? 'module class' : 'op', 'count', 'total ms', 'mean ms', 'share'], rows,
+    { align: [null, 'right', 'right', 'right', 'right'] });
+}
+
+/**
+ * The k most likely classes of a classifier-shaped output (a float tensor [N, C], C ≥ 2): softmax over
+ * row 0; null for any other output. [{class, probability, logit}].
+ */
+function topK(v, k) {
+  if (!(v instanceof Tensor) || v.shape.length !== 2 || v.shape[1] < 2 || !/^float(32|64)$/.test(v.dtype)) return null;
+  const row = Array.from(v.data.subarray(0, v.shape[1]), Number);
+  let m = -Infinity;
+  for (const x of row) if (x > m) m = x;
+  const e = row.map((x) => Math.exp(x - m));
+  const sum = e.reduce((a, b) => a + b, 0);
+  return row.map((logit, c) => ({ class: c, probability: e[c] / sum, logit }))
+    .sort((a, b) => b.probability - a.probability || a.class - b.class).slice(0, k);
 }
 
 export function runCommand(file, opts) {
   return withModel(file, async (gm) => {
-    const inputs = gatherInputs(gm, opts);
+    const gathered = gatherInputs(gm, opts);
+    const { inputs } = gathered;
+    const profiling = Boolean(opts.profile || opts.trace);
     const bar = progress(`running ${file}`);
-    bar.status('…');
-    let result;
+    bar.status(profiling ? `${opts.warmup} warm-up + ${opts.runs} timed runs…` : '…');
+    let outputs;
+    let prof = null;
     try {
-      result = await gm.run(inputs, { profile: !!opts.profile });
+      if (profiling) {
+        prof = await profileRuns(gm, inputs, { runs: opts.runs, warmup: opts.warmup });
+        outputs = prof.outputs;
+      } else {
+        outputs = await gm.run(inputs);
+      }
     } finally {
       bar.done();
     }
-    const outputs = opts.profile ? result.outputs : result;
     if (opts.out) writeOutputs(opts.out, outputs);
+    const modules = prof ? gm.modules() : {};
+    if (opts.trace) {
+      const trace = chromeTrace(prof.runs, { name: `fxwasm ${file}`, modules });
+      writeOut(opts.trace, `${JSON.stringify(trace)}\n`, '--trace');
+    }
     const flat = leaves(outputs);
+    const groups = prof ? groupProfile(prof.profile, modules, opts.group) : null;
     if (opts.json) {
-      const json = { outputs: flat.map(([path, v]) => ({ path, ...(v instanceof Tensor ? jsonLeaf(v) : { value: jsonLeaf(v) }) })) };
-      if (opts.profile) json.profile = result.profile;
+      const json = { outputs: flat.map(([path, v]) => ({ path, ...(v instanceof Tensor ? jsonLeaf(v) : { value: jsonLeaf(v) }) })),
+        inputs: gathered.names.map((name, i) => ({ name, source: gathered.sources[i] })) };
+      if (opts.seed !== undefined) json.seed = opts.seed;
+      if (opts.topk) json.topk = flat.map(([path, v]) => ({ path, classes: topK(v, opts.topk) })).filter((t) => t.classes);
+      if (opts.profile) {
+        Object.assign(json, { profile: prof.profile, profile_runs: opts.runs, profile_warmup: opts.warmup, profile_groups: groups });
+      }
       outJson(json);
       return 0;
     }
     out(table(['output', 'dtype', 'shape', 'values'], flat.map(([path, v]) => (v instanceof Tensor
       ? [path || '(output)', v.dtype, shapeText(v.shape), preview(v)]
       : [path || '(output)', typeof v, '', typeof v === 'number' ? formatNumber(v) : JSON.stringify(v)]))));
-    if (opts.profile) out(`\n${profileTable(result.profile)}`);
+    if (opts.topk) {
+      for (const [p, v] of flat) {
+        const top = topK(v, opts.topk);
+        if (!top) continue;
+        out(`\ntop-${top.length} of ${p || '(output)'} (softmax of row 0):`);
+        out(table(['class', 'probability', 'logit'], top.map((t) => [t.class, t.probability.toFixed(4), formatNumber(t.logit)]),
+          { align: ['right', 'right', 'right'] }));
+      }
+    }
+    out(`\n${inputsNote(gathered, opts.seed)}`);
+    if (opts.profile) {
+      out(`\n${profileTable(prof.profile, opts)}`);
+      out(`\n${groupTable(groups, opts.group)}`);
+    }
+    if (opts.trace) out(`\nwrote ${opts.trace} (Chrome trace: open it in https://ui.perfetto.dev)`);
     if (opts.out) out(`\nwrote ${opts.out}`);
     return 0;
   });
@@ -209,7 +265,7 @@ export function benchCommand(file, opts) {
   return withModel(file, async (gm) => {
     // The threads the runtime really runs (1 where the pthreads build cannot start).
     const threads = (await getRuntime()).threads ?? 1;
-    const inputs = gatherInputs(gm, opts);
+    const { inputs } = gatherInputs(gm, opts);
     const bar = progress(`bench ${file}`);
     const total = opts.warmup + opts.runs;
     const times = [];
@@ -235,8 +291,12 @@ export function benchCommand(file, opts) {
     const memory = gm.runMemory();  // the runtime's tensor arena after the last run
     stats.peak_bytes = memory.peak_bytes;
     stats.arena_bytes = memory.arena_bytes;
+    // The threads that ran and, when fewer (or more) than asked, why: said, not silent.
+    const why = explainThreads(opts.threads, threads, await threadsEnvironment(threadsStartError()));
+    stats.threads_requested = opts.threads;
+    if (why) stats.threads_note = why;
     if (opts.json) { outJson(stats); return 0; }
-    const note = typeof opts.threads === 'number' && opts.threads !== threads ? ` (asked for ${opts.threads}; threads cannot run here)` : '';
+    const note = !why ? '' : opts.threads === 'auto' ? ` (${why})` : ` (asked for ${opts.threads}: ${why})`;
     out(`${file}: ${opts.runs} runs after ${opts.warmup} warm-up, ${threads} thread${threads === 1 ? '' : 's'}${note}`);
     out(`min ${stats.min_ms.toFixed(3)} ms  median ${stats.median_ms.toFixed(3)} ms  max ${stats.max_ms.toFixed(3)} ms`);
     const mb = (b) => (b / 1e6).toFixed(2);

@@ -1,7 +1,7 @@
 // Gathers the inputs of a CLI run: --input NAME=FILE.npy first, then --random (from the shapes and dtypes
 // the file records), else the reference inputs stored in the file.
 import fs from 'node:fs';
-import { FxError, readNpy, randomTensor } from '../../src/index.js';
+import { FxError, readNpy, randomTensor, seededRandom } from '../../src/index.js';
 import { notAFile } from '../../src/source.js';
 
 function parseSpec(spec) {
@@ -49,8 +49,12 @@ function readInputFile(path, name) {
   return readNpy(bytes, path);
 }
 
-/** Inputs in placeholder order for `gm`, or throws FxError saying what is missing. */
-export function gatherInputs(gm, { input = [], random = false }) {
+/**
+ * Inputs in placeholder order for `gm`, or throws FxError saying what is missing. `sources[i]` says where
+ * input i came from: 'npy', 'random' or 'reference' (the file's stored reference inputs). --seed makes
+ * --random reproducible (unseeded: Math.random).
+ */
+export function gatherInputs(gm, { input = [], random = false, seed }) {
   const placeholders = gm.info().inputs;
   const given = new Map();
   for (const spec of input) {
@@ -62,19 +66,39 @@ export function gatherInputs(gm, { input = [], random = false }) {
     given.set(p.name, readInputFile(path, name));
   }
   const reference = given.size === placeholders.length || random ? null : gm.reference();
-  return placeholders.map((p, i) => {
-    if (given.has(p.name)) return given.get(p.name);
+  const rng = seed === undefined ? Math.random : seededRandom(seed);
+  const sources = [];
+  const inputs = placeholders.map((p, i) => {
+    if (given.has(p.name)) {
+      sources.push('npy');
+      return given.get(p.name);
+    }
     if (random) {
       if (!Array.isArray(p.shape)) {
         throw new FxError(`input '${p.name}': the file records no shape for it, so --random cannot make one; pass --input ${p.name}=FILE.npy`, { node: p.name });
       }
+      sources.push('random');
       try {
-        return randomTensor(p.shape, typeof p.dtype === 'string' ? p.dtype : 'float32');
+        return randomTensor(p.shape, typeof p.dtype === 'string' ? p.dtype : 'float32', rng);
       } catch (e) {
         throw new FxError(`input '${p.name}': --random cannot make it: ${e.message}`, { node: p.name, cause: e });
       }
     }
-    if (reference) return reference.inputs[i];
+    if (reference) {
+      sources.push('reference');
+      return reference.inputs[i];
+    }
     throw new FxError(`input '${p.name}' not given and the file stores no reference inputs: pass --input ${p.name}=FILE.npy or --random`, { node: p.name });
   });
+  return { inputs, sources, names: placeholders.map((p) => p.name) };
+}
+
+/** One line saying where the inputs came from: "inputs: x from the file's stored reference inputs". */
+export function inputsNote({ sources, names }, seed) {
+  const by = (kind) => names.filter((_, i) => sources[i] === kind);
+  const parts = [];
+  if (by('reference').length) parts.push(`${by('reference').join(', ')} from the file's stored reference inputs`);
+  if (by('random').length) parts.push(`${by('random').join(', ')} random (uniform -1..1, ints 0..9; ${seed === undefined ? 'unseeded: pass --seed N to repeat' : `seed ${seed}`})`);
+  if (by('npy').length) parts.push(`${by('npy').join(', ')} from --input`);
+  return `inputs: ${parts.join('; ') || 'none'}`;
 }

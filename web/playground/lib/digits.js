@@ -164,8 +164,9 @@ export function renderDigitsPanel(container, fxwasm, batch, onDrawing) {
       prediction.textContent = `${best}`;
       probs.replaceChildren(...p.map((x, d) => {
         const li = el('li', { className: d === best ? 'best' : '' });
-        const track = el('span', { className: 'track' });
-        const bar = el('span', { className: 'bar' });
+        // Not class 'bar': that is the page header's (its padding made a 0% bar look 30% full).
+        const track = el('span', { className: 'prob-track' });
+        const bar = el('span', { className: 'prob-fill' });
         bar.style.width = `${(x * 100).toFixed(1)}%`;
         track.append(bar);
         li.append(el('span', { className: 'digit', textContent: String(d) }), track,
