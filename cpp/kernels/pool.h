@@ -40,7 +40,7 @@ void max_pool_plane(const PoolGeom& g, const T* x, T* out, int64_t* indices) {
   }
 }
 
-// divisor_override ≤ 0 means none.
+// divisor_override 0 means none; any other value divides every window, negative ones too (as torch does).
 template <typename T>
 void avg_pool_plane(const PoolGeom& g, const T* x, T* out, bool count_include_pad, int64_t divisor_override) {
   for (int64_t oh = 0; oh < g.OH; ++oh)
@@ -57,7 +57,7 @@ void avg_pool_plane(const PoolGeom& g, const T* x, T* out, bool count_include_pa
       T sum = T(0);
       for (int64_t h = h0; h < h1; ++h)
         for (int64_t w = w0; w < w1; ++w) sum += x[h * g.W + w];
-      const int64_t div = divisor_override > 0 ? divisor_override
+      const int64_t div = divisor_override != 0 ? divisor_override
                                                : count_include_pad ? pool_size : (h1 - h0) * (w1 - w0);
       out[oh * g.OW + ow] = sum / static_cast<T>(div);
     }

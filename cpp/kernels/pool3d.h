@@ -42,7 +42,7 @@ void max_pool3d_volume(const Pool3dGeom& g, const T* x, T* out, int64_t* indices
   (void)D;
 }
 
-// divisor_override ≤ 0 means none.
+// divisor_override 0 means none; any other value divides every window, negative ones too (as torch does).
 template <typename T>
 void avg_pool3d_volume(const Pool3dGeom& g, const T* x, T* out, bool count_include_pad, int64_t divisor_override) {
   const int64_t H = g.in[1], W = g.in[2];
@@ -68,7 +68,7 @@ void avg_pool3d_volume(const Pool3dGeom& g, const T* x, T* out, bool count_inclu
         for (int64_t a = lo[0]; a < hi[0]; ++a)
           for (int64_t b = lo[1]; b < hi[1]; ++b)
             for (int64_t c = lo[2]; c < hi[2]; ++c) sum += x[(a * H + b) * W + c];
-        const int64_t div = divisor_override > 0 ? divisor_override : count_include_pad ? pool_size : count;
+        const int64_t div = divisor_override != 0 ? divisor_override : count_include_pad ? pool_size : count;
         out[o] = sum / static_cast<T>(div);
       }
 }

@@ -20,9 +20,9 @@ NOT_SUPPORTED = {
     "aten.native_layer_norm_backward.default": "backward",
     # random numbers: no generator matches torch's stream
     "aten.rand.default": "random", "aten.randn.default": "random", "aten.randperm.default": "random",
-    # issue #22: complex tensors and FFT, data-dependent output shapes
+    # issue #22: complex tensors and FFT, data-dependent reads
     "aten._fft_c2r.default": "FFT (complex)", "aten._fft_r2c.default": "FFT (complex)",
-    "aten.nonzero.default": "data-dependent shape", "aten.masked_scatter.default": "data-dependent reads",
+    "aten.masked_scatter.default": "data-dependent reads",
     # training-mode batch norm (batch statistics); eval graphs use _native_batch_norm_legit_no_training
     "aten._native_batch_norm_legit.default": "training-mode batch norm",
     "aten._native_batch_norm_legit.no_stats": "training-mode batch norm",

@@ -246,7 +246,7 @@ Object slice_scatter_op(const OpCall& call) {
 
 const OpRow kOps[] = {
     {"torch.broadcast_to", "aten.broadcast_to.default torch.Tensor.broadcast_to", "broadcast_to", broadcast_to_op},
-    {"torch.broadcast_tensors", "aten.broadcast_tensors.default", "", broadcast_tensors_op},
+    {"torch.broadcast_tensors", "torch.functional.broadcast_tensors aten.broadcast_tensors.default", "", broadcast_tensors_op},
     {"torch.tile", "aten.tile.default torch.Tensor.tile", "tile", tile_op},
     {"torch.repeat_interleave", "torch.Tensor.repeat_interleave aten.repeat_interleave.self_int aten.repeat_interleave.self_Tensor aten.repeat_interleave.Tensor", "repeat_interleave", repeat_interleave_op},
     {"torch.meshgrid", "torch.functional.meshgrid aten.meshgrid.default aten.meshgrid.indexing", "", meshgrid_op},

@@ -17,6 +17,13 @@
 namespace fx {
 namespace {
 
+// torch takes int64 and (since 2.x) int32 indices; the walks below read int64.
+Tensor index64(const Tensor& index, const std::string& op) {
+  if (index.dtype() == DType::Int32) return to_dtype(index, DType::Int64);
+  if (index.dtype() != DType::Int64) throw FxError(op + "(): Expected dtype int64 for index");
+  return index;
+}
+
 void check_index(const Tensor& x, int64_t d, const Tensor& index, const Tensor* src, const std::string& op) {
   if (index.dtype() != DType::Int64) throw FxError(op + "(): Expected dtype int64 for index");
   const int64_t xd = std::max<int64_t>(x.dim(), 1), id = std::max<int64_t>(index.dim(), 1);
@@ -85,7 +92,7 @@ Object gather_op(const OpCall& call) {
   static const Schema schema("gather(input|self, dim, index, *, sparse_grad=False)");
   Args a = schema.parse(call);
   const Tensor& x = a.tensor(0);
-  const Tensor& index = a.tensor(2);
+  const Tensor index = index64(a.tensor(2), "gather");
   const int64_t d = checked_dim(a.integer(1), x.dim());
   check_index(x, d, index, nullptr, "gather");
   Tensor out = Tensor::empty(index.shape(), x.dtype());
@@ -99,8 +106,9 @@ Object gather_op(const OpCall& call) {
 }
 
 // scatter(input, dim, index, src|value, *, reduce=None) into a clone (or into input for scatter_).
-Tensor scatter(const Tensor& x, const Object& dim_o, const Tensor& index, const Object& src_o, bool add,
+Tensor scatter(const Tensor& x, const Object& dim_o, const Tensor& index0, const Object& src_o, bool add,
                bool inplace) {
+  const Tensor index = index64(index0, add ? "scatter_add" : "scatter");
   const int64_t d = checked_dim(int_of(dim_o, "scatter(): argument 'dim'"), x.dim());
   Tensor src;
   if (src_o.is_tensor()) {

@@ -1,5 +1,6 @@
 // The matrix-product ops under every name FX records: matmul (operator.matmul, @), mm, bmm, addmm,
-// baddbmm, linear, dot, mv. Shapes are checked here with torch's messages; the work is matmul.h's.
+// baddbmm, linear, dot/vdot, mv, addmv, addr, addbmm. Shapes are checked here with torch's messages; the
+// work is matmul.h's.
 #include "ops/math/matmul.h"
 #include "ops/nn/nn_util.h"
 #include "ops/op_table.h"
@@ -129,6 +130,35 @@ Object mv_op(const OpCall& call) {
   return matmul_tensor(x, v);
 }
 
+// addmv / addr / addbmm: beta·input + alpha·(mat @ vec | outer(vec1, vec2) | Σ_b batch1[b] @ batch2[b])
+Object addmv_op(const OpCall& call) {
+  static const Schema schema("addmv(input|self, mat, vec, *, beta=1, alpha=1)");
+  Args a = schema.parse(call);
+  OpCall inner;
+  inner.args = {a[1], a[2]};
+  return scale_add(mv_op(inner).tensor(), a.tensor(0), a.number(3), a.number(4));
+}
+
+Object addr_op(const OpCall& call) {
+  static const Schema schema("addr(input|self, vec1, vec2, *, beta=1, alpha=1)");
+  Args a = schema.parse(call);
+  if (a.tensor(1).dim() != 1 || a.tensor(2).dim() != 1)
+    throw FxError("addr: Expected 1-D argument vec1 and vec2, but got " + std::to_string(a.tensor(1).dim()) + "-D and " +
+                  std::to_string(a.tensor(2).dim()) + "-D");
+  if (a.tensor(0).dtype() == DType::Bool) throw FxError("addr: bool inputs are not supported");
+  Tensor product = OpRegistry::global().call("torch.outer", {a[1], a[2]}).tensor();
+  return scale_add(product, a.tensor(0), a.number(3), a.number(4));
+}
+
+Object addbmm_op(const OpCall& call) {
+  static const Schema schema("addbmm(input|self, batch1, batch2, *, beta=1, alpha=1)");
+  Args a = schema.parse(call);
+  OpCall inner;
+  inner.args = {a[1], a[2]};
+  Tensor product = OpRegistry::global().call("torch.sum", {bmm_op(inner), Object(Value::integer(0))}).tensor();
+  return scale_add(product, a.tensor(0), a.number(3), a.number(4));
+}
+
 const OpRow kOps[] = {
     {"torch.matmul", "torch.Tensor.matmul aten.matmul.default operator.matmul torch.Tensor.__matmul__", "matmul __matmul__", matmul_op},
     {"torch.mm", "torch.Tensor.mm aten.mm.default", "mm", mm_op},
@@ -136,6 +166,10 @@ const OpRow kOps[] = {
     {"torch.addmm", "torch.Tensor.addmm aten.addmm.default", "addmm", addmm_op},
     {"torch.baddbmm", "torch.Tensor.baddbmm aten.baddbmm.default", "baddbmm", baddbmm_op},
     {"torch.dot", "torch.Tensor.dot aten.dot.default", "dot", dot_op},
+    {"torch.vdot", "torch.Tensor.vdot aten.vdot.default", "vdot", dot_op},  // (real tensors: no conjugate)
+    {"torch.addmv", "torch.Tensor.addmv aten.addmv.default", "addmv", addmv_op},
+    {"torch.addr", "torch.Tensor.addr aten.addr.default", "addr", addr_op},
+    {"torch.addbmm", "torch.Tensor.addbmm aten.addbmm.default", "addbmm", addbmm_op},
     {"torch.mv", "torch.Tensor.mv aten.mv.default", "mv", mv_op},
     {"torch.nn.functional.linear", "torch._C._nn.linear aten.linear.default", "", linear_op},
 };

@@ -35,14 +35,17 @@ Object addcdiv_op(const OpCall& call) {
   return call_op("torch.add", {a[0], quot}, {{"alpha", a[3]}});
 }
 
-// log(z / (1 - z)), z = input clamped to [eps, 1 - eps] when eps is given.
+// log(z / (1 - z)), z = input limited to [eps, 1 - eps] when eps is given and not negative, as torch's
+// kernel does it: x < eps ? eps : x > 1 - eps ? 1 - eps : x. That is not clamp once eps > 0.5 (the bounds
+// cross: clamp gives 1 - eps everywhere, torch gives eps below eps), and NaN stays NaN.
 Object logit_op(const OpCall& call) {
   static const Schema schema("logit(input|self, eps=None)");
   Args a = schema.parse(call);
   Object z = a[0];
-  if (!a.is_none(1)) {
-    const double eps = a.number(1).as_double();
-    z = call_op("torch.clamp", {z, Object(Value::floating(eps)), Object(Value::floating(1.0 - eps))});
+  if (!a.is_none(1) && a.number(1).as_double() >= 0) {
+    const Object lo(Value::floating(a.number(1).as_double())), hi(Value::floating(1.0 - a.number(1).as_double()));
+    z = call_op("torch.where", {call_op("torch.gt", {z, hi}), hi, z});
+    z = call_op("torch.where", {call_op("torch.lt", {a[0], lo}), lo, z});
   }
   Object one_minus = call_op("torch.add", {call_op("torch.neg", {z}), Object(Value::integer(1))});
   return call_op("torch.log", {call_op("torch.div", {z, one_minus})});

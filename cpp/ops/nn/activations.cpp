@@ -289,7 +289,7 @@ const OpRow kOps[] = {
     {"torch.nn.functional.softplus", "aten.softplus.default torch._C._nn.softplus", "", softplus_op},
     {"torch.nn.functional.hardshrink", "torch.hardshrink torch.Tensor.hardshrink aten.hardshrink.default", "hardshrink", shrink_op<true>},
     {"torch.nn.functional.softshrink", "aten.softshrink.default torch._C._nn.softshrink", "", shrink_op<false>},
-    {"torch.nn.functional.threshold", "torch.threshold aten.threshold.default", "", threshold_op},
+    {"torch.nn.functional.threshold", "torch.nn.functional._threshold torch.threshold aten.threshold.default", "", threshold_op},
     {"torch.nn.functional.threshold_", "torch.threshold_ aten.threshold_.default", "", threshold_inplace_op},
     {"torch.nn.functional.dropout", "torch.nn.functional.dropout1d torch.nn.functional.dropout2d torch.nn.functional.dropout3d torch.nn.functional.alpha_dropout torch.nn.functional.feature_alpha_dropout", "", dropout_op},
     {"torch.dropout", "aten.dropout.default torch.alpha_dropout torch.feature_dropout aten.feature_dropout.default aten.alpha_dropout.default", "", torch_dropout_op},

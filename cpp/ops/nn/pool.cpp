@@ -116,7 +116,7 @@ template <int kSp, int kIndices>  // kIndices: 0 never, 1 always (a tuple), 2 pe
 Object max_pool_op(const OpCall& call) {
   static const Schema schema(std::string("max_pool") + std::to_string(kSp) +
                              "d(input|self, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False" +
-                             (kIndices == 2 ? ", return_indices=False)" : ")"));
+                             (kIndices != 0 ? ", return_indices=False)" : ")"));
   Args a = schema.parse(call);
   const std::string name = "max_pool" + std::to_string(kSp) + "d";
   Planes p = planes(a.tensor(0), kSp, name);
@@ -216,7 +216,7 @@ Object adaptive_avg_op(const OpCall& call) {
 template <int kSp, int kIndices>
 Object adaptive_max_op(const OpCall& call) {
   static const Schema schema(std::string("adaptive_max_pool") + std::to_string(kSp) + "d(input|self, output_size" +
-                             (kIndices == 2 ? ", return_indices=False)" : ")"));
+                             (kIndices != 0 ? ", return_indices=False)" : ")"));
   Args a = schema.parse(call);
   const std::string name = "adaptive_max_pool" + std::to_string(kSp) + "d";
   Planes p = planes(a.tensor(0), kSp, name);

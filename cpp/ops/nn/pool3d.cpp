@@ -88,7 +88,7 @@ kernels::Pool3dGeom geom(const Args& a, const Volumes& v, size_t ik, size_t is, 
 template <int kIndices>  // 0 never, 1 always (a tuple), 2 per return_indices
 Object max_pool3d_op(const OpCall& call) {
   static const Schema schema(std::string("max_pool3d(input|self, kernel_size, stride=None, padding=0, dilation=1, "
-                                         "ceil_mode=False") + (kIndices == 2 ? ", return_indices=False)" : ")"));
+                                         "ceil_mode=False") + (kIndices != 0 ? ", return_indices=False)" : ")"));
   Args a = schema.parse(call);
   Volumes v = volumes(a.tensor(0), "max_pool3d");
   check_nonempty(a.tensor(0), "max_pool3d_with_indices_out_cpu_template()");
@@ -135,8 +135,7 @@ Object avg_pool3d_op(const OpCall& call) {
 template <int kMax>
 Object adaptive3d_op(const OpCall& call) {
   static const Schema schema(kMax == 0   ? "adaptive_avg_pool3d(input|self, output_size)"
-                             : kMax == 1 ? "adaptive_max_pool3d(input|self, output_size)"
-                                         : "adaptive_max_pool3d(input|self, output_size, return_indices=False)");
+                             : "adaptive_max_pool3d(input|self, output_size, return_indices=False)");
   Args a = schema.parse(call);
   const std::string name = kMax ? "adaptive_max_pool3d" : "adaptive_avg_pool3d";
   Volumes v = volumes(a.tensor(0), name);

@@ -159,8 +159,10 @@ Tensor norm_tensor(const Tensor& x0, double p, const std::optional<std::vector<i
 }
 
 Object norm_op(const OpCall& call) {
-  static const Schema schema("norm(input|self, p='fro', dim=None, keepdim=False, dtype=None)");
+  // (torch.functional.norm also takes out=: only None, an inference graph writes no out= tensors)
+  static const Schema schema("norm(input|self, p='fro', dim=None, keepdim=False, dtype=None, *, out=None)");
   Args a = schema.parse(call);
+  if (!a.is_none(5)) throw FxError("norm: out= is not supported");
   double p = 2.0;
   if (a[1].is_value() && a[1].value().kind() == ValueKind::Str) {
     if (a.str(1) != "fro") throw FxError("norm: only p='fro' and numeric p are supported, got '" + a.str(1) + "'");

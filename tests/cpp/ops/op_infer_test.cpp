@@ -33,6 +33,7 @@ using json = nlohmann::json;
 // does). Each is flagged `data_dependent` in its OpDef; nothing else may be.
 const std::set<std::string> kDataDependent = {
     "torch.Tensor.item",  // a Python number read from the tensor
+    "torch.nonzero", "torch.argwhere", "torch.masked_select",  // as many rows/values as true values
 };
 
 // Ops whose result depends on tensor values for some arguments only (torch's meta device cannot do

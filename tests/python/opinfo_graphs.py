@@ -1,0 +1,228 @@
+"""PyTorch's OpInfo database (torch.testing._internal.common_methods_invocations.op_db) as .fxw files: for each
+op with float32 samples on CPU, one FX graph that calls the op on every sample, exported with
+fxwasm.save(..., reference=True) so that the wasm runtime can be checked against torch's own results.
+
+Each sample's tensors (in its input, args and kwargs, nested lists included) become placeholders; the op is
+called on them through FX proxies (so a Python wrapper in op_db records the torch calls it makes), and the
+graph's output is the tuple of every sample's result. Files are built once into a per-user cache keyed by
+the hash of the inputs (realworld.py); `build_all` returns, per op, the file or why there is none.
+
+Run as a script to (re)build the cache and print where it is: python tests/python/opinfo_graphs.py"""
+import json
+import os
+import sys
+import time
+import warnings
+
+import torch
+import torch.fx
+import torch.utils._pytree as pytree
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from realworld import CACHE, _inputs_hash  # noqa: E402
+
+DTYPE = torch.float32
+SEED = 0
+
+# ops whose output torch does not define from the inputs alone: a graph of them cannot be checked
+UNINITIALISED = {"empty", "empty_like", "new_empty", "new_empty_strided", "empty_strided", "empty_permuted",
+                 "resize_", "resize_as_"}
+# ops that draw random numbers (others are found by running their graph under two seeds)
+RANDOM = {"bernoulli", "cauchy", "exponential", "geometric", "log_normal", "multinomial", "normal", "uniform",
+          "rand_like", "randint", "randint_like", "randn", "randn_like", "nn.functional.rrelu",
+          "nn.functional.dropout", "nn.functional.dropout2d", "nn.functional.dropout3d",
+          "nn.functional.alpha_dropout", "nn.functional.feature_alpha_dropout"}
+
+
+def op_key(op):
+    """The op's name in op_db, with its variant: 'nn.functional.avg_pool2d', 'max.reduction_with_dim'."""
+    return op.name + (f".{op.variant_test_name}" if op.variant_test_name else "")
+
+
+def samples(op):
+    torch.manual_seed(SEED)
+    return list(op.sample_inputs("cpu", DTYPE, requires_grad=False))
+
+
+def _flat_tensors(sample):
+    tree = (sample.input, tuple(sample.args), dict(sample.kwargs))
+    leaves, spec = pytree.tree_flatten(tree)
+    return leaves, spec
+
+
+class OpGraph(torch.nn.Module):
+    """Calls `fn` on each sample with its tensors taken from forward's inputs (a list of leaves per sample)."""
+
+    def __init__(self, fn, specs, leaves):
+        super().__init__()
+        self.fn, self.specs, self.leaves = fn, specs, leaves
+
+    def call(self, flat, tracer):
+        """The results of the op on every sample, with `flat` (proxies) standing for the samples' tensors."""
+        it = iter(flat)
+        results = []
+        for spec, leaves in zip(self.specs, self.leaves):
+            filled = [next(it) if isinstance(v, torch.Tensor) else v for v in leaves]
+            inp, args, kwargs = pytree.tree_unflatten(filled, spec)
+            result = self.fn(inp, *args, **kwargs)
+            if any(isinstance(v, torch.Tensor) for v in pytree.tree_leaves(result)):
+                # no proxy reached the op (a factory such as torch.zeros(3)): record the call itself
+                result = tracer.create_proxy("call_function", self.fn, (inp,) + tuple(args), kwargs)
+            results.append(result)
+        return tuple(results)
+
+
+def _traceable(fn):
+    """`fn`, or for a method of torch.Tensor's C base (torch.Tensor.__radd__, which rejects a Proxy) the same
+    method looked up on the first argument, as `x.__radd__(y)` records it."""
+    if type(fn).__name__ == "method_descriptor" and getattr(fn, "__objclass__", None) is torch._C.TensorBase:
+        name = fn.__name__
+        return lambda x, *args, **kwargs: getattr(x, name)(*args, **kwargs)
+    return fn
+
+
+def build_graph(op, sample_list):
+    """(GraphModule, example inputs): placeholders x0, x1, … for the samples' tensors, then the op."""
+    specs, leaves_per_sample, inputs = [], [], []
+    for s in sample_list:
+        leaves, spec = _flat_tensors(s)
+        specs.append(spec)
+        leaves_per_sample.append(leaves)
+        inputs.extend(v for v in leaves if isinstance(v, torch.Tensor))
+    holder = OpGraph(_traceable(op.op), specs, leaves_per_sample)
+    graph = torch.fx.Graph()
+    tracer = torch.fx.proxy.GraphAppendingTracer(graph)
+    proxies = [torch.fx.Proxy(graph.placeholder(f"x{i}"), tracer) for i in range(len(inputs))]
+    out = holder.call(proxies, tracer)
+    graph.output(tracer.create_arg(out))
+    gm = torch.fx.GraphModule(torch.nn.Module(), graph)
+    return gm, inputs
+
+
+def _clone_tree(x):
+    return pytree.tree_map(lambda t: t.clone() if isinstance(t, torch.Tensor) else t, x)
+
+
+def _same(a, b):
+    la, lb = pytree.tree_leaves(a), pytree.tree_leaves(b)
+    if len(la) != len(lb):
+        return False
+    for x, y in zip(la, lb):
+        if isinstance(x, torch.Tensor) and isinstance(y, torch.Tensor):
+            if x.shape != y.shape or x.dtype != y.dtype or not torch.equal(x.nan_to_num(0.5), y.nan_to_num(0.5)):
+                return False
+        elif isinstance(x, torch.Tensor) != isinstance(y, torch.Tensor):
+            return False
+    return True
+
+
+def _is_random(gm, inputs):
+    """Whether two runs of the graph under different seeds give different results."""
+    torch.manual_seed(1)
+    a = gm(*_clone_tree(inputs))
+    torch.manual_seed(2)
+    b = gm(*_clone_tree(inputs))
+    return not _same(a, b)
+
+
+def build_one(op, path):
+    """Writes the op's file to `path`; returns None, or ("skip", reason) when torch gives nothing to check."""
+    import fxwasm
+    name = op_key(op)
+    if op.name in UNINITIALISED:
+        return ("skip", "uninitialised output")
+    if op.name in RANDOM:
+        return ("skip", "random output")
+    try:
+        sample_list = samples(op)
+    except Exception as e:
+        return ("skip", f"torch cannot make its samples on CPU: {type(e).__name__}")
+    if not sample_list:
+        return ("skip", "no float32 samples")
+    # each sample alone first: a sample torch itself refuses on CPU is left out
+    kept = []
+    for s in sample_list:
+        try:
+            with torch.no_grad():
+                op.op(*_clone_tree((s.input,) + tuple(s.args)), **_clone_tree(dict(s.kwargs)))
+            kept.append(s)
+        except Exception:
+            pass
+    if not kept:
+        return ("skip", "torch cannot run it on CPU")
+    try:
+        gm, inputs = build_graph(op, kept)
+    except Exception as e:
+        return ("skip", f"FX cannot trace it: {type(e).__name__}: {str(e).splitlines()[0][:120] if str(e) else ''}")
+    try:
+        with torch.no_grad():
+            if _is_random(gm, inputs):
+                return ("skip", "random output")
+    except Exception as e:
+        return ("skip", f"the traced graph does not run in torch: {type(e).__name__}")
+    try:
+        torch.manual_seed(SEED)
+        fxwasm.save(gm, path, example_inputs=tuple(_clone_tree(inputs)), allow_unsupported=True)
+    except Exception as e:
+        return ("skip", f"the exporter cannot write it: {type(e).__name__}: {str(e).splitlines()[0][:160]}")
+    del name
+    return None
+
+
+def float32_ops():
+    from torch.testing._internal.common_methods_invocations import op_db
+    return [op for op in op_db if DTYPE in op.supported_dtypes("cpu")]
+
+
+def cache_dir():
+    versions = f"torch {torch.__version__} opinfo {DTYPE} seed {SEED}"
+    return os.path.join(CACHE, "opinfo", _inputs_hash(versions, [os.path.abspath(__file__)]))
+
+
+def file_name(key):
+    return key.replace("/", "_") + ".fxw"
+
+
+_OPS = []  # the ops being built, for the forked workers of build_all
+
+
+def _build_at(i_and_dir):
+    i, out_dir = i_and_dir
+    torch.set_num_threads(1)
+    warnings.filterwarnings("ignore")
+    op = _OPS[i]
+    key = op_key(op)
+    t0 = time.time()
+    skip = build_one(op, os.path.join(out_dir, file_name(key)))
+    return key, skip, time.time() - t0
+
+
+def build_all(verbose=False, jobs=2):
+    """{op key: {"file": path} | {"skip": reason}} for every float32 op of op_db, built into the cache once
+    (by `jobs` forked processes: the samples of ~600 ops take minutes to make and run in torch)."""
+    import multiprocessing
+    out_dir = cache_dir()
+    manifest = os.path.join(out_dir, "manifest.json")
+    if os.path.exists(manifest):
+        with open(manifest, encoding="utf8") as f:
+            return json.load(f)
+    os.makedirs(out_dir, exist_ok=True)
+    _OPS[:] = float32_ops()
+    result = {}
+    with multiprocessing.get_context("fork").Pool(jobs, maxtasksperchild=50) as pool:
+        for key, skip, seconds in pool.imap_unordered(_build_at, [(i, out_dir) for i in range(len(_OPS))]):
+            result[key] = {"skip": skip[1]} if skip else {"file": os.path.join(out_dir, file_name(key))}
+            if verbose:
+                print(f"{key}: {skip[1] if skip else 'file'} ({seconds:.2f} s)", file=sys.stderr, flush=True)
+    tmp = manifest + ".partial"
+    with open(tmp, "w", encoding="utf8") as f:
+        json.dump(result, f, indent=1, sort_keys=True)
+    os.replace(tmp, manifest)
+    return result
+
+
+if __name__ == "__main__":
+    t0 = time.time()
+    built = build_all(verbose=True)
+    print(cache_dir(), len(built), "ops,", sum("file" in v for v in built.values()), "files,",
+          f"{time.time() - t0:.1f} s")
