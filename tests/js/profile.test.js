@@ -81,6 +81,27 @@ describe('profileRuns on a real model', () => {
 });
 
 describe('CLI', () => {
+  test('nodes the runtime fused at load are listed with fused_into, their time counted in the fused node', async () => {
+    const gm = await fxwasm.load(DIGITS);
+    const { profile } = await gm.run(gm.reference().inputs, { profile: true });
+    const fused = profile.filter((p) => p.fused_into);
+    expect(fused.length).toBeGreaterThan(0);
+    for (const p of fused) {
+      expect(p.ms).toBe(0);
+      const into = profile.find((q) => q.name === p.fused_into);
+      expect(into).toBeDefined();
+      expect(into.fused_into).toBeUndefined();
+      expect(into.op).toBe('call_module');  // the producer as the user's graph has it
+    }
+    // Every call of the user's graph is listed once.
+    const calls = gm.graph.nodes.filter((n) => n.op.startsWith('call_')).map((n) => n.name);
+    for (const name of calls) expect(profile.filter((p) => p.name === name)).toHaveLength(1);
+    const table = cli('run', DIGITS, '--profile', '--runs', '1', '--warmup', '0');
+    expect(table.code).toBe(0);
+    expect(table.stdout).toContain(`fused into ${fused[0].fused_into}`);
+    gm.dispose();
+  });
+
   test('run --profile --runs 4 --warmup 2 --json: medians of four runs, groups by module class', () => {
     const r = cli('run', DIGITS, '--profile', '--runs', '4', '--warmup', '2', '--group', 'module', '--json');
     expect(r.stderr).toBe('');

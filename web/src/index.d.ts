@@ -196,6 +196,9 @@ export interface ProfileEntry {
   /** What the node produced, e.g. "Tensor(float32, [10])". */
   result: string;
   ms: number;
+  /** Only for a node the runtime ran inside another at load (epilogue fusion): that node's name. Its
+   * time (ms 0 here) is counted there. */
+  fused_into?: string;
 }
 
 /** A profile entry with the median over timed runs (profileRuns / medianProfile). */

@@ -148,7 +148,7 @@ function writeOutputs(path, outputs) {
 function profileTable(profile, { runs, warmup }) {
   const rows = profile.map((p) => [p.op, p.name, p.target,
     Array.isArray(p.shape) ? shapeText(p.shape) : p.shape == null ? '' : JSON.stringify(p.shape),
-    p.dtype ?? '', p.ms.toFixed(3), p.min_ms.toFixed(3), p.max_ms.toFixed(3)]);
+    p.dtype ?? '', ...(p.fused_into ? [`fused into ${p.fused_into}`, '', ''] : [p.ms.toFixed(3), p.min_ms.toFixed(3), p.max_ms.toFixed(3)])]);
   const total = profile.reduce((a, p) => a + p.ms, 0);
   return `${table(['opcode', 'name', 'target', 'shape', 'dtype', 'median ms', 'min', 'max'], rows,
     { align: [null, null, null, null, null, 'right', 'right', 'right'] })}\n` +

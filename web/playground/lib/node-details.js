@@ -92,6 +92,8 @@ function moduleSection(modules, path) {
 
 function timeText(entries, total) {
   if (!entries.length) return 'not profiled yet: press Run';
+  const fused = entries.find((p) => typeof p.fused_into === 'string');
+  if (fused) return `fused into ${fused.fused_into} at load: its time is counted there`;
   const ms = entries.reduce((a, p) => a + (Number(p.ms) || 0), 0);
   return `${ms.toFixed(3)} ms${total > 0 ? ` (${((100 * ms) / total).toFixed(1)}% of the run)` : ''}`;
 }

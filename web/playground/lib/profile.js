@@ -32,6 +32,7 @@ export function profileRows(profile) {
     dtype: dtypeText(p.dtype),
     ms: Number(p.ms) || 0,
     share: total > 0 ? (Number(p.ms) || 0) / total : 0,
+    fusedInto: typeof p.fused_into === 'string' ? p.fused_into : '',  // run inside that node at load
   }));
 }
 
@@ -46,7 +47,7 @@ export function sortRows(rows, key, descending) {
 }
 
 function cellText(row, key) {
-  if (key === 'ms') return row.ms.toFixed(3);
+  if (key === 'ms') return row.fusedInto ? `fused into ${row.fusedInto}` : row.ms.toFixed(3);
   if (key === 'share') return `${(row.share * 100).toFixed(1)}%`;
   return String(row[key]);
 }
