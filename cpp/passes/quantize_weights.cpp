@@ -28,6 +28,17 @@ std::vector<std::string> linear_and_embedding_weights(const GraphModule& gm) {
       continue;
     }
     if (n->op() != Op::CallFunction) continue;
+    // make_fx's Linear: addmm(bias, x, t(w)) and mm(x, t(w)).
+    if (n->target() == "aten.addmm.default" || n->target() == "aten.mm.default") {
+      const size_t pos = n->target() == "aten.addmm.default" ? 2 : 1;
+      if (n->args().size() > pos && n->args()[pos].is_node()) {
+        const Node* t = n->args()[pos].as_node();
+        if (t->op() == Op::CallFunction && t->target() == "aten.t.default" && !t->args().empty() &&
+            t->args()[0].is_node() && t->args()[0].as_node()->op() == Op::GetAttr)
+          names.insert(t->args()[0].as_node()->target());
+      }
+      continue;
+    }
     for (const auto& [target, pos] : kWeightFunctions) {
       if (n->target() != target) continue;
       const Value* w = n->args().size() > pos ? &n->args()[pos] : n->kwarg("weight");

@@ -48,7 +48,7 @@ void expect_tensor(const Tensor& t, DType dtype, const Shape& shape, const std::
     std::string want = "[", got = "[";
     for (size_t i = 0; i < shape.size(); ++i) want += (i ? ", " : "") + std::to_string(shape[i]);
     for (size_t i = 0; i < t.shape().size(); ++i) got += (i ? ", " : "") + std::to_string(t.shape()[i]);
-    bad(where, what + " is " + dtype_safetensors_name(t.dtype()) + " " + got + "; the scheme needs " +
+    bad(where, what + " is " + dtype_safetensors_name(t.dtype()) + " " + got + "]; the scheme needs " +
                    dtype_safetensors_name(dtype) + " " + want + "]");
   }
 }

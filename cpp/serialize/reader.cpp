@@ -49,7 +49,7 @@ TensorKind parse_kind(const std::string& name, const std::string& kind, bool* is
     *is_reference = true;
     return TensorKind::Constant;
   }
-  bad("program.tensors['" + name + "'] is '" + fxw::clip(kind) + "'; expected parameter, buffer, constant reference or quant_scale");
+  bad("program.tensors['" + name + "'] is '" + fxw::clip(kind) + "'; expected parameter, buffer, constant, reference or quant_scale");
 }
 
 void read_producer(const Json& program, GraphModule& gm) {

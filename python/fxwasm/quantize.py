@@ -15,12 +15,24 @@ BLOCK = 32
 def linear_and_embedding_weights(program, tensors):
     """Names of the float32 2-D tensors used as Linear / Embedding weights in the program's graph."""
     get_attr = {n["name"]: n["target"] for n in program["nodes"] if n["op"] == "get_attr"}
+    transposes = {}  # aten.t.default of a get_attr → that tensor
+    for n in program["nodes"]:
+        if n["op"] == "call_function" and n["target"] == "aten.t.default" and n["args"]:
+            a = n["args"][0]
+            if isinstance(a, dict) and "$node" in a and a["$node"] in get_attr:
+                transposes[n["name"]] = get_attr[a["$node"]]
     names = set()
     for n in program["nodes"]:
         if n["op"] == "call_module":
             mtype = program["modules"].get(n["target"], {}).get("type")
             if mtype in LINEAR_MODULES or mtype in EMBEDDING_MODULES:
                 names.add(f"{n['target']}.weight" if n["target"] else "weight")
+        elif n["op"] == "call_function" and n["target"] in ("aten.addmm.default", "aten.mm.default"):
+            # make_fx's Linear: addmm(bias, x, t(w)) and mm(x, t(w)).
+            pos = 2 if n["target"] == "aten.addmm.default" else 1
+            t = n["args"][pos] if len(n["args"]) > pos else None
+            if isinstance(t, dict) and "$node" in t and t["$node"] in transposes:
+                names.add(transposes[t["$node"]])
         elif n["op"] == "call_function" and n["target"] in WEIGHT_FUNCTIONS:
             pos = WEIGHT_FUNCTIONS[n["target"]]
             w = n["args"][pos] if len(n["args"]) > pos else n["kwargs"].get("weight")

@@ -1,5 +1,5 @@
 """Quantized weights end to end (docs/format.md §7): fxwasm.save(..., weights=...) for an MLP (symbolic
-trace: nn.Linear modules) and a GPT-style decoder (torch.export: aten.linear / aten.embedding on get_attr
+trace: nn.Linear modules; make_fx: addmm(bias, x, t(w)) on get_attr weights) and a GPT-style decoder (torch.export: aten.linear / aten.embedding on get_attr
 weights), run in the wasm runtime through the CLI and compared with torch float32; file sizes; and
 `fxwasm quantize` of the float32 file giving the same tensors as the exporter."""
 import json
@@ -33,7 +33,7 @@ def cases():
     x = torch.randn(4, 256)
     dec = Decoder().eval()
     idx = torch.randint(0, 1024, (1, 24))
-    return {"mlp": (mlp, (x,), "symbolic"), "decoder": (dec, (idx,), "export")}
+    return {"mlp": (mlp, (x,), "symbolic"), "mlp_aten": (mlp, (x[:1],), "aten"), "decoder": (dec, (idx,), "export")}
 
 
 CASES = cases()

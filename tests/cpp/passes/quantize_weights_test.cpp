@@ -114,7 +114,7 @@ TEST(QuantizeWeights, ReaderChecksEveryField) {
                   "dtype (the weight's own dtype) must be \"float32\""));
   EXPECT_TRUE(has(error_after([](Json& p, Json&) { p["quantized"]["fc.weight"]["shape"] = {70, 41}; }),
                   "program.quantized['fc.weight']: the stored tensor is I8 [70, 40]; the scheme needs I8 [70, 41]"));
-  EXPECT_TRUE(has(error_after([](Json& p, Json&) { p["quantized"]["fc.weight"]["scale"] = "w2_scale"; }),
+  EXPECT_TRUE(has(error_after([](Json& p, Json&) { p["quantized"]["w2"]["scale"] = "fc.weight_scale"; }),
                   "belongs to another tensor too"));
   EXPECT_TRUE(has(error_after([](Json& p, Json&) { p["quantized"]["fc.weight"]["scale"] = "gain"; }),
                   "scale 'gain' is not a quant_scale tensor of the file"));

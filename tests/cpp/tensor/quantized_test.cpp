@@ -52,8 +52,8 @@ TEST(Quantized, Int4PacksQ40Blocks) {
   EXPECT_EQ(d[15] >> 4, 0);  // element 31, the block's extreme: -8
   // row 1, block 1: only k = 35 (j = 3) is non-zero: scale = 3 / -8, nibble -8 + 8 = 0; padding is 8.
   EXPECT_EQ(q->scale_f32.data<float>()[3], -0.375f);
-  EXPECT_EQ(d[16 + 16 + 3] & 15, 0);
-  EXPECT_EQ(d[16 + 16 + 15] >> 4, 8);
+  EXPECT_EQ(d[32 + 16 + 3] & 15, 0);
+  EXPECT_EQ(d[32 + 16 + 15] >> 4, 8);
   EXPECT_EQ(q->scale_f32.data<float>()[2], 1.0f);  // an all-zero block
   Tensor back = quantized_tensor(q);
   EXPECT_EQ(back.data<float>()[40 + 35], 3.0f);
