@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "passes/pass.h"
+#include "passes/quantize_weights.h"
 #include "passes/shape_prop.h"
 #include "passes/subgraph_rewriter.h"
 #include "serialize/limits.h"
@@ -153,6 +154,11 @@ ojson edit_graph(Model& model, const json& command) {
     const bool changed = run_pass(*pass, gm);
     if (changed) model.graph_changed(pass->keeps_semantics());
     return ojson{{"changed", changed}};
+  }
+  if (cmd == "quantize_weights") {  // passes/quantize_weights.h; the stored torch reference is kept
+    const QuantizeSummary q = quantize_weights(gm, string_field(command, "weights"));
+    model.graph_changed(true);
+    return ojson{{"int8", q.int8}, {"int4", q.int4}, {"fp16", q.fp16}, {"fp32", q.fp32}};
   }
   if (cmd == "eliminate_dead_code") {
     const bool changed = g.eliminate_dead_code();

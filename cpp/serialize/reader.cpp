@@ -10,6 +10,7 @@
 #include "serialize/json_parse.h"
 #include "serialize/limits.h"
 #include "serialize/pytree_json.h"
+#include "serialize/quantized_json.h"
 #include "serialize/safetensors.h"
 #include "serialize/value_json.h"
 #include "support/error.h"
@@ -37,8 +38,10 @@ const std::string& string_field(const Json& obj, const char* key, const std::str
   return s;
 }
 
-TensorKind parse_kind(const std::string& name, const std::string& kind, bool* is_reference) {
+TensorKind parse_kind(const std::string& name, const std::string& kind, bool* is_reference, bool* is_scale) {
   *is_reference = false;
+  *is_scale = kind == "quant_scale";  // a quantized tensor's scales (serialize/quantized_json.h)
+  if (*is_scale) return TensorKind::Constant;
   if (kind == "parameter") return TensorKind::Parameter;
   if (kind == "buffer") return TensorKind::Buffer;
   if (kind == "constant") return TensorKind::Constant;
@@ -46,7 +49,7 @@ TensorKind parse_kind(const std::string& name, const std::string& kind, bool* is
     *is_reference = true;
     return TensorKind::Constant;
   }
-  bad("program.tensors['" + name + "'] is '" + fxw::clip(kind) + "'; expected parameter, buffer, constant or reference");
+  bad("program.tensors['" + name + "'] is '" + fxw::clip(kind) + "'; expected parameter, buffer, constant, reference or quant_scale");
 }
 
 void read_producer(const Json& program, GraphModule& gm) {
@@ -99,7 +102,8 @@ void check_bool_bytes(const std::string& name, const uint8_t* bytes, size_t n) {
 // Tensors: every header tensor (but __pad__) is listed in program.tensors and vice versa. Reference
 // tensors go to `reference`, the rest to the module.
 void read_tensors(const Json& program, const fxw::Container& c, const std::shared_ptr<uint8_t>& file,
-                  GraphModule& gm, std::unordered_map<std::string, Tensor>& reference) {
+                  GraphModule& gm, std::unordered_map<std::string, Tensor>& reference,
+                  std::unordered_map<std::string, Tensor>& scales) {
   const Json* kinds = member(program, "tensors");
   if (kinds && !kinds->is_object()) bad("program.tensors must be an object");
   std::unordered_set<std::string_view> entries;
@@ -117,14 +121,16 @@ void read_tensors(const Json& program, const fxw::Container& c, const std::share
     const Json* kind = found == listed.end() ? nullptr : found->second;
     if (!kind) bad("tensor '" + e.name + "' of the header is not listed in program.tensors");
     if (!kind->is_string()) bad("program.tensors['" + e.name + "'] must be a string");
-    bool is_reference = false;
-    const TensorKind k = parse_kind(e.name, kind->get<std::string>(), &is_reference);
+    bool is_reference = false, is_scale = false;
+    const TensorKind k = parse_kind(e.name, kind->get<std::string>(), &is_reference, &is_scale);
     // c.data points into `file`, which the view keeps alive (the const is the parser's: the block is ours).
     uint8_t* bytes = file.get() + (c.data - file.get()) + e.begin;
     if (e.dtype == DType::Bool) check_bool_bytes(e.name, bytes, static_cast<size_t>(e.end - e.begin));
     Tensor t = Tensor::view_bytes(e.shape, e.dtype, bytes, static_cast<size_t>(e.end - e.begin), file);
     if (is_reference) {
       reference[e.name] = std::move(t);
+    } else if (is_scale) {
+      scales[e.name] = std::move(t);
     } else {
       gm.tensors()[e.name] = NamedTensor{k, std::move(t)};
     }
@@ -293,10 +299,11 @@ std::unique_ptr<GraphModule> read_fxw_block(std::shared_ptr<uint8_t> file, size_
   if (!program.is_object()) bad("program must be a JSON object");
 
   auto gm = std::make_unique<GraphModule>();
-  std::unordered_map<std::string, Tensor> reference_tensors;
+  std::unordered_map<std::string, Tensor> reference_tensors, scale_tensors;
   read_producer(program, *gm);
   read_modules(program, *gm);
-  read_tensors(program, c, file, *gm, reference_tensors);
+  read_tensors(program, c, file, *gm, reference_tensors, scale_tensors);
+  read_quantized(program, scale_tensors, *gm);
   read_nodes(program, *gm);
   read_reference(program, *gm, reference_tensors);
   read_pytree(program, *gm);

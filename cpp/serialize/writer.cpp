@@ -1,9 +1,12 @@
 #include "serialize/writer.h"
 
+#include <map>
 #include <set>
 
 #include "serialize/limits.h"
 #include "serialize/pytree_json.h"
+#include "serialize/quantized_json.h"
+#include "tensor/quantized.h"
 #include "serialize/safetensors.h"
 #include "support/error.h"
 
@@ -60,6 +63,9 @@ Json program_to_json(const GraphModule& gm, std::vector<std::pair<std::string, T
 
   Json tensors = Json::object();
   for (const auto& [name, t] : gm.tensors()) tensors[name] = tensor_kind_name(t.kind);
+  // Weights stored quantized (docs/format.md §7): their scheme, and their scale tensors' kinds.
+  const std::vector<QuantizedEntry> quantized = quantized_entries(gm);
+  if (!quantized.empty()) program["quantized"] = quantized_to_json(quantized, tensors);
 
   const Reference& ref = gm.reference();
   if (ref.present) {
@@ -110,7 +116,15 @@ std::vector<uint8_t> write_fxw(const GraphModule& gm) {
                   " JSON levels");
 
   std::vector<fxw::TensorToWrite> tensors;
-  for (const auto& [name, t] : gm.tensors()) tensors.push_back({name, &t.tensor});
+  const std::vector<QuantizedEntry> quantized = quantized_entries(gm);
+  std::map<std::string, const QuantizedWeight*> stored;
+  for (const QuantizedEntry& e : quantized) stored[e.name] = e.q;
+  for (const auto& [name, t] : gm.tensors()) {
+    auto q = stored.find(name);
+    tensors.push_back({name, q == stored.end() ? &t.tensor : &q->second->data});
+  }
+  for (const QuantizedEntry& e : quantized)
+    if (!e.scale_name.empty()) tensors.push_back({e.scale_name, &e.q->scale});
   for (const auto& [name, t] : reference) tensors.push_back({name, &t});
   return fxw::build_container(text, tensors);
 }

@@ -1,5 +1,6 @@
 #include "tensor/tensor.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <new>
@@ -7,6 +8,7 @@
 
 #include "support/error.h"
 #include "tensor/buffer_pool.h"
+#include "tensor/quantized.h"
 
 namespace fx {
 std::string shape_to_string(const Shape& s) {
@@ -75,6 +77,22 @@ std::shared_ptr<Storage> Storage::meta(size_t nbytes) {
   std::shared_ptr<Storage> s(new Storage());
   s->nbytes_ = nbytes;
   return s;
+}
+
+std::shared_ptr<Storage> Storage::quantized(size_t nbytes, std::shared_ptr<const QuantizedWeight> source) {
+  std::shared_ptr<Storage> s(new Storage());
+  s->nbytes_ = nbytes;
+  s->quantized_ = std::move(source);
+  return s;
+}
+
+void Storage::materialize() const {
+  if (!quantized_) throw_data_dependent();
+  const size_t padded = (std::max<size_t>(nbytes_, 1) + kAlignment - 1) / kAlignment * kAlignment;
+  auto* block = static_cast<uint8_t*>(::operator new(padded, std::align_val_t(kAlignment), std::nothrow));
+  if (!block) throw FxError("out of memory: cannot allocate " + std::to_string(nbytes_) + " bytes");
+  dequantize_into(*quantized_, reinterpret_cast<float*>(block));
+  data_ = block;
 }
 
 Storage::~Storage() {

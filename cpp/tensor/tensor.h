@@ -16,6 +16,7 @@ using Shape = std::vector<int64_t>;
 // "[2, 3]", as torch prints a size in messages.
 std::string shape_to_string(const Shape& s);
 class BufferPool;
+struct QuantizedWeight;  // tensor/quantized.h
 
 // A 64-byte aligned byte buffer: its own allocation, or a view into a bigger block (a loaded file) that
 // `owner` keeps alive. Allocation failure throws FxError (never aborts).
@@ -29,24 +30,30 @@ class Storage {
   ~Storage();
   Storage(const Storage&) = delete;
   Storage& operator=(const Storage&) = delete;
+  // A float32 weight stored quantized (tensor/quantized.h): no bytes until they are first read, then its
+  // dequantised values; kernels that take the quantized form directly never read them.
+  static std::shared_ptr<Storage> quantized(size_t nbytes, std::shared_ptr<const QuantizedWeight> source);
   uint8_t* data() {
-    if (!data_) throw_data_dependent();
+    if (!data_) materialize();
     return data_;
   }
   const uint8_t* data() const {
-    if (!data_) throw_data_dependent();
+    if (!data_) materialize();
     return data_;
   }
-  bool is_meta() const { return data_ == nullptr; }
+  bool is_meta() const { return data_ == nullptr && !quantized_; }
+  const std::shared_ptr<const QuantizedWeight>& quantized_source() const { return quantized_; }
   size_t nbytes() const { return nbytes_; }
 
  private:
   Storage() = default;
-  uint8_t* data_ = nullptr;  // null only for a meta storage
+  void materialize() const;  // a quantized storage's first read; a meta storage throws DataDependent
+  mutable uint8_t* data_ = nullptr;  // null for a meta storage, and for a quantized one until first read
   size_t nbytes_ = 0;
   std::shared_ptr<void> owner_;  // set for a view: the block is freed by its owner, not here
   std::shared_ptr<BufferPool> pool_;  // set when the block came from a pool (tensor/buffer_pool.h)
   size_t block_bytes_ = 0;            // the block's size in the pool
+  std::shared_ptr<const QuantizedWeight> quantized_;  // set for a quantized weight's storage
 };
 
 class Tensor {

@@ -436,9 +436,12 @@ def build_program(gm, tracer, example_inputs=None, reference=True, root_source=N
 
 
 def dumps(model, example_inputs=None, tracer="symbolic", reference=True, tracer_name=None, example_kwargs=None,
-          dynamic_shapes=None, allow_unsupported=False):
+          dynamic_shapes=None, allow_unsupported=False, weights="fp32"):
     """The .fxw bytes of a model, GraphModule or ExportedProgram (see save)."""
+    from .quantize import WEIGHTS, quantize_program
     from .support import describe, unsupported_nodes
+    if weights not in WEIGHTS:
+        raise ExportError(f"weights must be one of {', '.join(WEIGHTS)}, not {weights!r}")
     if isinstance(example_inputs, torch.Tensor):
         example_inputs = (example_inputs,)
     if example_inputs is not None:
@@ -451,6 +454,7 @@ def dumps(model, example_inputs=None, tracer="symbolic", reference=True, tracer_
                               " (allow_unsupported=True saves it anyway, for inspection)")
     program, stored = build_program(gm, tracer_name or used, example_inputs, reference, root_source,
                                     example_kwargs)
+    stored = quantize_program(program, stored, weights)
     metadata = {"format": "fxwasm", "format_version": "1",
                 "program": json.dumps(program, separators=(",", ":"), allow_nan=False)}
     try:
@@ -460,15 +464,18 @@ def dumps(model, example_inputs=None, tracer="symbolic", reference=True, tracer_
 
 
 def save(model, path, example_inputs=None, tracer="symbolic", reference=True, example_kwargs=None,
-         dynamic_shapes=None, allow_unsupported=False):
+         dynamic_shapes=None, allow_unsupported=False, weights="fp32"):
     """Write `model` (nn.Module, callable, GraphModule or ExportedProgram) to `path` as .fxw.
 
     tracer: "symbolic" (torch.fx.symbolic_trace), "aten" (make_fx) or "export" (torch.export.export, with
     `example_kwargs` and `dynamic_shapes` passed as torch takes them; the symbols' ranges are kept in the
     file so the runtime accepts other sizes). A graph with ops the runtime cannot run is refused here,
-    naming them, unless `allow_unsupported` (the file then loads for inspection only)."""
+    naming them, unless `allow_unsupported` (the file then loads for inspection only).
+    weights: "fp32", or "fp16" (every float32 tensor stored as float16), "int8" / "int4" (Linear and
+    Embedding weights quantized, the other float32 tensors float16): docs/format.md §7. The stored reference
+    outputs stay torch's float32 ones."""
     data = dumps(model, example_inputs, tracer, reference, example_kwargs=example_kwargs,
-                 dynamic_shapes=dynamic_shapes, allow_unsupported=allow_unsupported)
+                 dynamic_shapes=dynamic_shapes, allow_unsupported=allow_unsupported, weights=weights)
     path = os.fspath(path)
     tmp = path + ".tmp"
     with open(tmp, "wb") as f:

@@ -96,6 +96,10 @@ function program() {
     .option('--threads <N>', "kernel threads, or 'auto' (the pthreads build; 1 where it cannot run)", threadsOption, 1)
     .option('--json', 'print JSON')
     .action(async (file, opts) => { process.exitCode = await commands.benchCommand(file, opts); });
+  p.command('quantize').argument('<in>', '.fxw file').argument('<out>', 'the quantized .fxw file to write')
+    .description('rewrite a file with quantized weights (int8/int4: Linear and Embedding weights, the rest fp16)')
+    .requiredOption('--weights <W>', 'int8, int4, fp16 (every float32 tensor) or fp32 (undo)')
+    .action(async (file, out, opts) => { process.exitCode = await commands.quantizeCommand(file, out, opts); });
   p.command('ops').description('the targets, methods and module types the runtime supports')
     .option('--json', 'print JSON: {"functions": […], "methods": […], "modules": […]}')
     .action(async (opts) => { process.exitCode = await ops(opts); });

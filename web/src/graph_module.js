@@ -145,6 +145,18 @@ export class GraphModule {
   }
 
   /**
+   * Stores the weights quantized (docs/format.md §7), as `fxwasm quantize` does: 'int8' or 'int4' for
+   * Linear and Embedding weights (other float32 tensors float16), 'fp16' for every float32 tensor, 'fp32'
+   * back to float32. The rewriting is the core's; save() then writes the quantized file. Returns how many
+   * tensors are stored each way: {int8, int4, fp16, fp32}.
+   */
+  quantizeWeights(weights) {
+    const handle = this.#live();
+    const r = this.#edit(() => this.#rt.call('fx_edit', handle, stringify({ cmd: 'quantize_weights', weights })));
+    return { int8: r.int8, int4: r.int4, fp16: r.fp16, fp32: r.fp32 };
+  }
+
+  /**
    * torch.fx.subgraph_rewriter.replace_pattern: replaces every non-overlapping match of `pattern`'s graph
    * by a copy of `replacement`'s (both GraphModules, e.g. built with fxwasm.create(); placeholders are
    * wildcards). Returns the matches: {anchor, nodesMap: {patternNodeName: Node | literal repr},

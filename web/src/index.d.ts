@@ -270,6 +270,8 @@ export class GraphModule {
   getTensor(name: string): Tensor;
   /** Runs a pass in the core (graph linted before and after); returns whether it changed anything. */
   applyPass(name: PassName, options?: { inputs?: RunInputs }): boolean;
+  /** Stores the weights quantized (docs/format.md §7), as `fxwasm quantize`; counts of tensors stored each way. */
+  quantizeWeights(weights: 'int8' | 'int4' | 'fp16' | 'fp32'): { int8: number; int4: number; fp16: number; fp32: number };
   /** torch.fx replace_pattern with two GraphModules (e.g. from fxwasm.create()); returns the matches. */
   replacePattern(pattern: GraphModule, replacement: GraphModule): PatternMatch[];
   /** Adds (or replaces) a tensor for get_attr nodes or a module's parameters ("fc.weight"). */
@@ -339,6 +341,7 @@ export class WorkerGraphModule {
   reference(): Promise<{ inputs: RunValue[]; outputs: RunValue } | null>;
   check(options?: { rtol?: number; atol?: number; equalNan?: boolean }): Promise<CheckReport>;
   applyPass(name: PassName, options?: { inputs?: RunInputs }): Promise<boolean>;
+  quantizeWeights(weights: 'int8' | 'int4' | 'fp16' | 'fp32'): Promise<{ int8: number; int4: number; fp16: number; fp32: number }>;
   save(): Promise<Uint8Array>;
   /** Throws FxError: the Graph API needs the model on this thread. */
   readonly graph: never;

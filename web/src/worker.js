@@ -61,6 +61,7 @@ const methods = {
   reference: ({ transfer }) => packValue(model().reference(), transfer),
   applyPass: (_, name, options = {}) =>
     model().applyPass(name, options.inputs ? { ...options, inputs: unpackValue(options.inputs) } : options),
+  quantizeWeights: (_, weights) => model().quantizeWeights(weights),
   save({ transfer }) {
     const bytes = model().save();
     transfer.add(bytes.buffer);

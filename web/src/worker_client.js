@@ -151,7 +151,7 @@ const finalizer = typeof FinalizationRegistry === 'function'
 
 /**
  * A model running in a Worker (fxwasm.load(source, {worker: true})). The GraphModule calls, all async:
- * run, printTabular, code, info, runMemory, modules, tensors, getTensor, inputNames, check, reference, applyPass, save; dispose() stops the worker.
+ * run, printTabular, code, info, runMemory, modules, tensors, getTensor, inputNames, check, reference, applyPass, quantizeWeights, save; dispose() stops the worker.
  * The Graph API (gm.graph and the editing calls) and runSync need the model on this thread.
  */
 export class WorkerGraphModule {
@@ -203,6 +203,8 @@ export class WorkerGraphModule {
   applyPass(name, options = {}) {
     return this.#call('applyPass', [name, options.inputs ? { ...options, inputs: packValue(options.inputs) } : options]);
   }
+
+  quantizeWeights(weights) { return this.#call('quantizeWeights', [weights]); }
 
   save() { return this.#call('save'); }
 

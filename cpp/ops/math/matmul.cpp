@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "kernels/gemm_strided.h"
+#include "ops/math/linear_quantized.h"
 #include "ops/dispatch.h"
 #include "ops/nn/nn_util.h"
 #include "ops/tensor_util.h"
@@ -171,6 +172,11 @@ Tensor matmul_tensor(const Tensor& a0, const Tensor& b0, const char* bool_op) {
 
 Tensor linear_tensor(const Tensor& x0, const Tensor& w0, const Tensor* bias0) {
   if (w0.dim() != 2 && w0.dim() != 1) throw FxError("linear(): weight must be 1-D or 2-D");
+  // A quantized weight: its own GEMM (ops/math/linear_quantized.h), when PackedLinear takes the call.
+  if (const QuantizedWeight* q = quantized_of(w0);
+      q && has_quantized_gemm(*q) && x0.dtype() == DType::Float32 && x0.dim() >= 1 &&
+      (!bias0 || !bias0->defined() || (bias0->dtype() == DType::Float32 && bias0->dim() == 1 && bias0->numel() == w0.shape()[0])))
+    return PackedLinear::pack(w0, bias0).run(x0, w0);
   if (x0.dtype() != w0.dtype())
     throw FxError(std::string("mat1 and mat2 must have the same dtype, but got ") + torch_name(x0.dtype()) +
                   " and " + torch_name(w0.dtype()));
@@ -222,8 +228,10 @@ PackedLinear PackedLinear::pack(const Tensor& weight, const Tensor* bias) {
   PackedLinear p;
   p.N = weight.shape()[0];
   p.K = weight.shape()[1];
-  Tensor w = to_dtype(weight, DType::Float32).contiguous();
-  if (p.K >= kLinearPackMaxK) {
+  Tensor w;
+  if (const QuantizedWeight* q = quantized_of(weight); q && has_quantized_gemm(*q)) {
+    p.quantized = weight.storage()->quantized_source();  // read as stored: no float32 copy, no packing
+  } else if (w = to_dtype(weight, DType::Float32).contiguous(); p.K >= kLinearPackMaxK) {
     if (w.storage() != weight.storage()) p.converted = w;  // else read where it is
   } else {
     p.packed = Tensor::empty({static_cast<int64_t>(f32_gemm_packed_b_size(p.K, p.N))}, DType::Float32);
@@ -239,6 +247,7 @@ PackedLinear PackedLinear::pack(const Tensor& weight, const Tensor* bias) {
 void PackedLinear::gemm(int64_t rows, const float* x, const Tensor& weight, float* out,
                         const GemmParams& epilogue) const {
   const size_t m = static_cast<size_t>(rows), n = static_cast<size_t>(N), k = static_cast<size_t>(K);
+  if (quantized) return quantized_linear_gemm(*quantized, rows, x, out, epilogue);
   if (packed.defined()) return f32_gemm_prepacked(m, n, k, x, k, packed.data<float>(), out, n, epilogue);
   const Tensor& w = converted.defined() ? converted : weight;
   FX_CHECK(w.dtype() == DType::Float32 && w.is_contiguous() && w.dim() == 2 && w.shape()[0] == N &&

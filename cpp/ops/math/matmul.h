@@ -3,7 +3,10 @@
 #pragma once
 #include <cstdint>
 
+#include <memory>
+
 #include "kernels/gemm_f32.h"
+#include "tensor/quantized.h"
 #include "tensor/tensor.h"
 
 namespace fx {
@@ -31,6 +34,7 @@ struct PackedLinear {
   Tensor packed;     // float32, f32_gemm_packed_b_size(K, N) values; undefined when read in place
   Tensor converted;  // read in place, and the given weight was not float32-contiguous: its float32 copy
   Tensor bias;       // float32 [N] or undefined
+  std::shared_ptr<const QuantizedWeight> quantized;  // an int8/int4 weight: its GEMM (linear_quantized.h)
   static PackedLinear pack(const Tensor& weight, const Tensor* bias);
   // out [rows, N] (contiguous) = epilogue(x [rows, K] · weightᵀ); `weight` is the tensor given to pack().
   void gemm(int64_t rows, const float* x, const Tensor& weight, float* out, const GemmParams& epilogue) const;

@@ -1,6 +1,7 @@
 // The matrix-product ops under every name FX records: matmul (operator.matmul, @), mm, bmm, addmm,
 // baddbmm, linear, dot/vdot, mv, addmv, addr, addbmm. Shapes are checked here with torch's messages; the
 // work is matmul.h's.
+#include "ops/math/linear_quantized.h"
 #include "ops/math/matmul.h"
 #include "ops/nn/nn_util.h"
 #include "ops/op_table.h"
@@ -33,6 +34,9 @@ Object mm_op(const OpCall& call) {
   if (y.dim() != 2) throw FxError("mm: mat2 must be a matrix, got " + std::to_string(y.dim()) + "-D tensor");
   if (x.shape()[1] != y.shape()[0])
     throw FxError("mm: mat1 and mat2 shapes cannot be multiplied (" + dims(x) + " and " + dims(y) + ")");
+  // x @ t(w) with w stored int8/int4: its GEMM (ops/math/linear_quantized.h).
+  if (const Tensor w = quantized_weight_of_transpose(y); w.defined() && x.dtype() == DType::Float32)
+    return PackedLinear::pack(w, nullptr).run(x, w);
   return matmul_tensor(x, y);
 }
 
@@ -74,6 +78,11 @@ Object addmm_op(const OpCall& call) {
   if (x.shape()[1] != w.shape()[0])
     throw FxError("mat1 and mat2 shapes cannot be multiplied (" + dims(x) + " and " + dims(w) + ")");
   const Number beta = a.number(3), alpha = a.number(4);
+  // The Linear pattern with w stored int8/int4: its GEMM (ops/math/linear_quantized.h), the bias in the epilogue.
+  if (const Tensor q = quantized_weight_of_transpose(w);
+      q.defined() && beta.as_double() == 1.0 && alpha.as_double() == 1.0 && x.dtype() == DType::Float32 &&
+      in.dtype() == DType::Float32 && in.dim() == 1 && in.shape()[0] == w.shape()[1])
+    return PackedLinear::pack(q, &in).run(x, q);
   // The Linear pattern (addmm(bias, x, w.t())): the bias rides in the GEMM's epilogue.
   if (beta.as_double() == 1.0 && alpha.as_double() == 1.0 && in.dim() == 1 && in.shape()[0] == w.shape()[1] &&
       in.dtype() == x.dtype() && x.dtype() == w.dtype() && dtype_is_floating(x.dtype())) {

@@ -2,6 +2,7 @@
 // indices.shape + [embedding_dim]. max_norm renormalisation is not supported (it mutates the weight).
 #include <cstring>
 
+#include "ops/math/linear_quantized.h"
 #include "ops/nn/nn_util.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
@@ -22,6 +23,15 @@ Tensor embedding_tensor(const Tensor& weight, const Tensor& indices) {
   shape.push_back(D);
   Tensor out = Tensor::empty(shape, w.dtype());
   if (meta_mode()) return out;  // shape inference: no kernel (tensor/meta.h)
+  // An int8/int4 table (tensor/quantized.h): rows dequantised as gathered, the float32 table never made.
+  if (const QuantizedWeight* q = quantized_of(w); q && has_quantized_gemm(*q)) {
+    for (int64_t i = 0; i < idx.numel(); ++i) {
+      const int64_t k = idx.data<int64_t>()[i];
+      if (k < 0 || k >= V) throw FxError("index out of range in self");
+      quantized_rows(*q, k, 1, out.data<float>() + i * D);
+    }
+    return out;
+  }
   const size_t row = static_cast<size_t>(D) * dtype_size(w.dtype());
   const auto* src = static_cast<const uint8_t*>(w.raw_data());
   auto* dst = static_cast<uint8_t*>(out.raw_data());

@@ -249,7 +249,9 @@ Object fused_linear(const OpCall& call) {
                     (!bias.defined() || (is_f32(bias) && bias.dim() == 1 && bias.shape()[0] == w.shape()[0]));
   if (!fast) return finish(Object(linear_tensor(x, w, bias.defined() ? &bias : nullptr)), a, 3, act);
 
-  const auto packed = cache.get(w, bias, PackKey{}, [&] { return PackedLinear::pack(w, bias.defined() ? &bias : nullptr); });
+  const auto pack = [&] { return PackedLinear::pack(w, bias.defined() ? &bias : nullptr); };
+  // A quantized weight packs nothing (ops/math/linear_quantized.h); the cache's key would read its bytes.
+  const auto packed = quantized_of(w) ? std::make_shared<const PackedLinear>(pack()) : cache.get(w, bias, PackKey{}, pack);
   const int64_t N = packed->N, K = packed->K;
   Shape out_shape(x.shape().begin(), x.shape().end() - 1);
   out_shape.push_back(N);

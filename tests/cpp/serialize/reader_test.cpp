@@ -121,7 +121,7 @@ TEST(Reader, RejectsBadTensorEntries) {
   p["tensors"] = {{"w", "parameter"}, {"v", "buffer"}};
   EXPECT_ERROR(with(entry), "program.tensors lists 'v', which is not in the header");
   p["tensors"] = {{"w", "weights"}};
-  EXPECT_ERROR(with(entry), "is 'weights'; expected parameter, buffer, constant or reference");
+  EXPECT_ERROR(with(entry), "is 'weights'; expected parameter, buffer, constant, reference or quant_scale");
   p["tensors"] = {{"w", "parameter"}};
   const std::string long_name(70000, 'n');
   p["tensors"] = {{long_name, "parameter"}};

@@ -123,14 +123,37 @@ function hparamsText(hparams) {
 }
 
 // Writes `bytes` to the --out path; a path that cannot be written is a clean error, not an internal one.
-function writeOut(path, bytes, flag = '--out') {
+// `label` names the path in the message.
+function writeOut(path, bytes, label = `--out ${path}`) {
   try {
     fs.writeFileSync(path, bytes);
   } catch (e) {
     const why = { ENOENT: 'no such directory', EACCES: 'permission denied', EISDIR: 'is a directory',
       EROFS: 'read-only file system', ENOSPC: 'no space left on the device' }[e.code] ?? e.message;
-    throw new FxError(`${flag} ${path}: cannot write: ${why}`, { cause: e });
+    throw new FxError(`${label}: cannot write: ${why}`, { cause: e });
   }
+}
+
+// `quantize IN OUT --weights W`: the core rewrites the weights (GraphModule.quantizeWeights), the file is
+// written whole (to a temporary name, then renamed, so a failure leaves no half-written OUT).
+export async function quantizeCommand(file, outPath, { weights }) {
+  const WEIGHTS = ['int8', 'int4', 'fp16', 'fp32'];
+  if (!WEIGHTS.includes(weights)) throw new FxError(`--weights must be one of ${WEIGHTS.join(', ')}, not '${weights}'`);
+  return withModel(file, (gm) => {
+    const counts = gm.quantizeWeights(weights);
+    const bytes = gm.save();
+    const tmp = `${outPath}.tmp-${process.pid}`;
+    writeOut(tmp, bytes, outPath);
+    try {
+      fs.renameSync(tmp, outPath);
+    } catch (e) {
+      fs.rmSync(tmp, { force: true });
+      throw new FxError(`${outPath}: cannot write: ${e.code === 'EISDIR' ? 'is a directory' : e.message}`, { cause: e });
+    }
+    const stored = Object.entries(counts).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(', ');
+    out(`${outPath}: ${bytes.length} bytes (${fs.statSync(file).size} before); tensors stored ${stored || 'none'}`);
+    return 0;
+  }, { inspect: true });
 }
 
 function writeOutputs(path, outputs) {
@@ -199,7 +222,7 @@ export function runCommand(file, opts) {
     const modules = prof ? gm.modules() : {};
     if (opts.trace) {
       const trace = chromeTrace(prof.runs, { name: `fxwasm ${file}`, modules });
-      writeOut(opts.trace, `${JSON.stringify(trace)}\n`, '--trace');
+      writeOut(opts.trace, `${JSON.stringify(trace)}\n`, `--trace ${opts.trace}`);
     }
     const flat = leaves(outputs);
     const groups = prof ? groupProfile(prof.profile, modules, opts.group) : null;
