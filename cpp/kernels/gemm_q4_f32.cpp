@@ -33,9 +33,9 @@ inline void to_f32(v128_t b, v128_t w[4]) {
 // products are summed in two accumulators and scaled once.
 template <int R>
 void dot_rows(size_t K, const float* A, size_t lda, const uint8_t* q, const float* s, float* sums) {
-  const size_t full = K / kQ4Block;
   float t[R];
 #if defined(__wasm_simd128__)
+  const size_t full = K / kQ4Block;
   v128_t acc[R];
   for (int r = 0; r < R; ++r) acc[r] = wasm_f32x4_splat(0.0f);
   const v128_t mask = wasm_i8x16_splat(15), eight = wasm_i8x16_splat(8);
