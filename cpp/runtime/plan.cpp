@@ -19,7 +19,11 @@ Plan::Plan(const GraphModule& gm) {
   // What each fused node stands for in the user's graph, for profiles and messages.
   for (const Node* n : lowered_->graph().nodes()) {
     const Value* absorbed = n->meta_value("fused_nodes");
-    if (!absorbed || !absorbed->is_sequence()) continue;
+    if (!absorbed || !absorbed->is_sequence()) {
+      const Node* mine = gm.graph().find(n->name());
+      if (!mine || mine->op() != n->op()) added_.insert(n->name());
+      continue;
+    }
     const Node* head = gm.graph().find(n->name());
     if (!head) continue;
     Fused f;
@@ -55,6 +59,7 @@ Object Plan::run(const std::vector<Object>& inputs, Profile* profile) const {
     std::vector<NodeProfile> nodes;
     nodes.reserve(profile->nodes.size());
     for (NodeProfile& p : profile->nodes) {
+      if (added_.count(p.name)) continue;
       auto it = fused_.find(p.name);
       if (it == fused_.end()) {
         nodes.push_back(std::move(p));

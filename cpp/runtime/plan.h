@@ -9,6 +9,7 @@
 // `fused_into` naming it (its time counted there).
 #pragma once
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <vector>
@@ -49,6 +50,9 @@ class Plan {
     std::vector<Node> absorbed;
   };
   std::map<std::string, Fused> fused_;
+  // Nodes the normalisation added (the get_attr of a fused module's weight, a folded bias): not the user's,
+  // so not in a profile.
+  std::set<std::string> added_;
 };
 
 }  // namespace fx

@@ -77,7 +77,7 @@ def assert_same_value(got, want, where, exact):
         assert canon(got) == canon(want), f"{where}: {got!r} vs {want!r}"
 
 
-def check_file(path, entry):
+def check_file(path, entry, built_here=True):
     f = reader.read(path)
     assert f.program["producer"]["tracer"] == entry.tracer
     gm = torch_graph(entry)
@@ -94,9 +94,10 @@ def check_file(path, entry):
         # adds around the graph: the file holds the graph, not that spec
         from_graph = torch.fx.Interpreter(gm).run(*[x.clone() for x in inputs], enable_io_processing=False)
         from_model = model(*[x.clone() for x in inputs]) if entry.tracer != "dynamo" else from_graph
-    # the graph torch traced gives the stored outputs bit for bit; the eager model gives the same leaves
-    # to rounding (tracers may pick other kernels, e.g. addmm for linear)
-    assert_same_value(stored, from_graph, "reference outputs (graph)", exact=True)
+    # the graph torch traced gives the stored outputs bit for bit on the machine that built the file (a
+    # committed example was built on another one, whose CPU kernels may round differently: to rounding
+    # there); the eager model gives the same leaves to rounding (tracers may pick other kernels, e.g. addmm)
+    assert_same_value(stored, from_graph, "reference outputs (graph)", exact=built_here)
     leaves = torch.utils._pytree.tree_leaves
     assert_same_value(leaves(stored), leaves(from_model), "reference outputs (model)", exact=False)
     # every stored tensor the graph reads is the model's own, with the kind it has in the model
@@ -173,7 +174,7 @@ def test_committed_example(entry):
     path = entry.output()
     assert os.path.exists(path), f"{os.path.relpath(path, ROOT)} is missing: run tests/corpus/build_corpus.py"
     assert os.path.getsize(path) < build_corpus.SMALL_LIMIT
-    check_file(path, entry)
+    check_file(path, entry, built_here=False)
 
 
 def test_digits_cnn_learns():
