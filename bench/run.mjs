@@ -25,10 +25,11 @@ import { readNpyFile } from './lib/npy.mjs';
 import { fxwasmEngine, fxwasmThreadsEngine, ortEngine, tfjsEngine, wasmFiles } from './lib/engines.mjs';
 import { compare, Footnotes, fmtErr, fmtMB, fmtMs, median, summarize, table } from './lib/report.mjs';
 import { runGemmBench } from './lib/gemm.mjs';
+import { TRANSFORMER_WORKLOADS, measureTransformers, transformerReport, transformerVariants } from './lib/transformers.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CACHE = path.join(ROOT, '.cache', 'bench');
-const ALL_MODELS = ['elementwise', 'mlp', 'conv_stack', 'decoder_block', 'mobilenet_v2', 'resnet18'];
+const ALL_MODELS = ['elementwise', 'mlp', 'conv_stack', 'decoder_block', 'mobilenet_v2', 'resnet18', ...TRANSFORMER_WORKLOADS];
 
 const { values: argv } = parseArgs({
   options: {
@@ -75,12 +76,22 @@ function fail(message) {
 const message = (e) => (e && e.message ? e.message : String(e)).split('\n')[0];
 const log = (...a) => { if (!argv.child) console.log(...a); };
 
+// The per-inference models (measureModel) and the transformer workloads (bench/lib/transformers.mjs).
+const isTransformer = (name) => TRANSFORMER_WORKLOADS.includes(name);
+const modelNames = opts.models.filter((m) => !isTransformer(m));
+const transformerNames = opts.models.filter(isTransformer);
+
 // --- models ----------------------------------------------------------------------------------------------
 function exportModels(names) {
-  const r = spawnSync('bash', [path.join(ROOT, 'scripts/python.sh'), path.join(ROOT, 'bench/export_onnx.py'),
-    '--models', names.join(',')], { stdio: 'inherit', cwd: ROOT });
-  // Models it could not write have no meta.json: their rows say so, the others still run.
-  if (r.status !== 0) console.error(`bench: warning: bench/export_onnx.py failed (exit ${r.status})`);
+  const python = (script, args) => {
+    const r = spawnSync('bash', [path.join(ROOT, 'scripts/python.sh'), path.join(ROOT, script), ...args],
+      { stdio: 'inherit', cwd: ROOT });
+    // Models it could not write have no meta.json: their rows say so, the others still run.
+    if (r.status !== 0) console.error(`bench: warning: ${script} failed (exit ${r.status})`);
+  };
+  const plain = names.filter((m) => !isTransformer(m));
+  if (plain.length) python('bench/export_onnx.py', ['--models', plain.join(',')]);
+  if (names.some(isTransformer)) python('bench/export_transformers.py', []);
 }
 
 function readModel(name) {
@@ -215,7 +226,7 @@ async function initEngines(engines, first) {
 async function measureAll(engines) {
   const models = {};
   const loaded = [];
-  for (const name of opts.models) {
+  for (const name of modelNames) {
     try {
       loaded.push(readModel(name));
     } catch (e) {
@@ -285,19 +296,25 @@ function printReport(res) {
     `${ortT ? `; ort-web with ${res.ort_threads.threads} threads ran afterwards in a child process` +
       ` (OS threads ${res.ort_threads.os_threads_before} -> ${res.ort_threads.os_threads_after})` : ''}`);
   out.push('');
-  out.push('Time per inference (ms, median; ratio > 1: fxwasm slower)');
-  out.push(table(['model', 'GFLOP', 'runs', 'fxwasm 1t', 'fxwasm mt', 'mt speed-up', 'ort-web 1t', ortT ? `ort-web ${res.ort_threads.threads}t` : 'ort-web mt',
-    'tfjs-wasm', 'fxwasm/ort', 'fxwasm/tfjs', 'fxwasm GFLOP/s', 'ort GFLOP/s'], speedRows));
-  out.push('');
-  out.push('Output error, max abs / max rel (rel = max abs / max |reference|)');
-  out.push(table(['model', 'ort vs fxwasm', 'tfjs vs fxwasm', 'fxwasm vs torch', 'ort vs torch',
-    ortT ? 'ort mt vs torch' : 'ort mt', 'tfjs vs torch'], errRows));
-  out.push('');
-  out.push('Load and memory (fxwasm unless named; ms; MB)');
-  out.push(table(['model', '.fxw MB', 'read file', 'copy bytes', 'memcpy', 'fxwasm 1st load', 'fxwasm load', 'load/copy',
-    'load/memcpy', 'fxwasm 1st run',
-    'ort create', 'ort 1st run', 'tfjs setup', 'run peak', 'arena', 'wasm heap', 'process RSS'], loadRows));
-  out.push('');
+  if (speedRows.length) {
+    out.push('Time per inference (ms, median; ratio > 1: fxwasm slower)');
+    out.push(table(['model', 'GFLOP', 'runs', 'fxwasm 1t', 'fxwasm mt', 'mt speed-up', 'ort-web 1t', ortT ? `ort-web ${res.ort_threads.threads}t` : 'ort-web mt',
+      'tfjs-wasm', 'fxwasm/ort', 'fxwasm/tfjs', 'fxwasm GFLOP/s', 'ort GFLOP/s'], speedRows));
+    out.push('');
+    out.push('Output error, max abs / max rel (rel = max abs / max |reference|)');
+    out.push(table(['model', 'ort vs fxwasm', 'tfjs vs fxwasm', 'fxwasm vs torch', 'ort vs torch',
+      ortT ? 'ort mt vs torch' : 'ort mt', 'tfjs vs torch'], errRows));
+    out.push('');
+    out.push('Load and memory (fxwasm unless named; ms; MB)');
+    out.push(table(['model', '.fxw MB', 'read file', 'copy bytes', 'memcpy', 'fxwasm 1st load', 'fxwasm load', 'load/copy',
+      'load/memcpy', 'fxwasm 1st run',
+      'ort create', 'ort 1st run', 'tfjs setup', 'run peak', 'arena', 'wasm heap', 'process RSS'], loadRows));
+    out.push('');
+  }
+  if (res.transformers) {
+    out.push(transformerReport(res.transformers, { table, fmtMs, fmtMB, notes }));
+    out.push('');
+  }
   const g = res.gemm;
   if (g?.error) out.push(`GEMM 64x784x1024 (f32, SIMD128, 1 thread): ${g.error}`);
   else if (g) {
@@ -321,6 +338,10 @@ async function childMain() {
   const osThreads = () => { try { return fs.readdirSync('/proc/self/task').length; } catch { return null; } };
   const before = osThreads();
   const res = await measureAll([engine]);
+  if (transformerNames.length) {
+    res.transformers = await measureTransformers(ROOT, transformerNames,
+      transformerVariants({ fxThreads: [], ortThreads: threads }), { rounds: transformerRounds() });
+  }
   // Evidence that ORT really ran workers: Linux lists one task per OS thread.
   res.os_threads_before = before;
   res.os_threads_after = osThreads();
@@ -328,6 +349,9 @@ async function childMain() {
   process.stdout.write(`${JSON.stringify({ threads, ...res })}\n`);
   process.exit(0);  // ORT's worker threads would keep the process alive
 }
+
+// Decode rounds (each: both prompts and their steps, every variant in turn) and encoder calls per variant.
+function transformerRounds() { return opts.quick ? 1 : 3; }
 
 async function main() {
   if (!argv['no-export']) exportModels(opts.models);
@@ -337,6 +361,11 @@ async function main() {
   const engines = [fxwasmEngine, ...(argv['no-threads'] ? [] : [fxwasmThreadsEngine(fxThreads)]), ortEngine(1), tfjsEngine];
   const { init, models } = await measureAll(engines);
   const res = { started, node: process.version, cpus: os.cpus().length, options: opts, init, models };
+  if (transformerNames.length) {
+    res.transformers = await measureTransformers(ROOT, transformerNames,
+      transformerVariants({ fxThreads: argv['no-threads'] ? [1] : [1, fxThreads], ortThreads: 1 }),
+      { rounds: transformerRounds(), log });
+  }
 
   const threads = os.availableParallelism ? os.availableParallelism() : os.cpus().length;
   if (!argv['no-threads'] && !opts.quick && threads > 1) {
@@ -346,6 +375,9 @@ async function main() {
       os_threads_before: child.os_threads_before, os_threads_after: child.os_threads_after };
     for (const [name, m] of Object.entries(child.models ?? {})) {
       if (res.models[name]?.engines) res.models[name].engines[`ort_${child.threads}t`] = m.engines[`ort_${child.threads}t`];
+    }
+    for (const w of TRANSFORMER_WORKLOADS) {
+      if (res.transformers?.[w] && child.transformers?.[w]) Object.assign(res.transformers[w].variants, child.transformers[w].variants);
     }
   }
   if (!argv['no-gemm']) {
