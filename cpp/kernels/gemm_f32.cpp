@@ -147,7 +147,10 @@ void gemm_loops(GemmUkernelFn ukernel, size_t M, size_t N, size_t K, const float
                              clamp);
   };
   const size_t threads = static_cast<size_t>(kernels::num_threads());
-  if (threads <= 1 || !kernels::worth_parallel(double(M) * double(N) * double(K))) {
+  // A few rows are bound by streaming B (a decoding step's Linear): split by B's size, not by the work.
+  const bool split = kernels::worth_parallel(double(M) * double(N) * double(K)) ||
+                     (M <= MR && kernels::worth_parallel_stream(4.0 * double(N) * double(K)));
+  if (threads <= 1 || !split) {
     run(0, M, 0, panels);
   } else if (panels >= 2 * threads || M <= MR) {  // threads take panels of B (columns of C)
     kernels::parallel_for(panels, [&](size_t j0, size_t j1) { run(0, M, j0, j1); });
@@ -211,7 +214,9 @@ void dot_rows(size_t M, size_t N, size_t K, const float* A, size_t lda, const fl
     for (size_t n = n0; n < n1; ++n)
       for (size_t m = 0; m < M; ++m) finish_one(dot(K, A + m * lda, Bt + n * ldbt), n, C + m * ldc + n, p, clamp);
   };
-  if (kernels::num_threads() <= 1 || !kernels::worth_parallel(double(M) * double(N) * double(K))) rows(0, N);
+  const bool split = kernels::worth_parallel(double(M) * double(N) * double(K)) ||
+                     kernels::worth_parallel_stream(4.0 * double(N) * double(K));
+  if (kernels::num_threads() <= 1 || !split) rows(0, N);
   else kernels::parallel_for(N, rows);
 }
 

@@ -136,7 +136,7 @@ void q4_gemm_bt(size_t M, size_t N, size_t K, const float* A, size_t lda, const 
   std::vector<int16_t> xq(M * kp);
   float xs[4];
   if (qgemm::quantize_rows_i16(M, K, A, lda, kp, xq.data(), xs)) {
-    qgemm::few_rows(M, N, K, C, ldc, p, [&](size_t R, size_t n, float* sums) {
+    qgemm::few_rows(M, N, K, double(N) * double(ldq), C, ldc, p, [&](size_t R, size_t n, float* sums) {
       const uint8_t* q = Q + n * ldq;
       const float* s = scales + n * KB;
       switch (R) {
@@ -150,7 +150,7 @@ void q4_gemm_bt(size_t M, size_t N, size_t K, const float* A, size_t lda, const 
     return;
   }
   // inf or NaN among the activations: float lanes, so they propagate.
-  qgemm::few_rows(M, N, K, C, ldc, p, [&](size_t R, size_t n, float* sums) {
+  qgemm::few_rows(M, N, K, double(N) * double(ldq), C, ldc, p, [&](size_t R, size_t n, float* sums) {
     const uint8_t* q = Q + n * ldq;
     const float* s = scales + n * KB;
     switch (R) {

@@ -101,7 +101,7 @@ void q8_gemm_bt(size_t M, size_t N, size_t K, const float* A, size_t lda, const 
   std::vector<int16_t> xq(M * kp);
   float xs[4];
   if (qgemm::quantize_rows_i16(M, K, A, lda, kp, xq.data(), xs)) {
-    qgemm::few_rows(M, N, K, C, ldc, p, [&](size_t R, size_t n, float* sums) {
+    qgemm::few_rows(M, N, K, double(N) * double(ldq), C, ldc, p, [&](size_t R, size_t n, float* sums) {
       const int8_t* q = Q + n * ldq;
       switch (R) {
         case 1: dot_rows_i16<1>(K, xq.data(), kp, q, sums); break;
@@ -114,7 +114,7 @@ void q8_gemm_bt(size_t M, size_t N, size_t K, const float* A, size_t lda, const 
     return;
   }
   // inf or NaN among the activations: float lanes, so they propagate.
-  qgemm::few_rows(M, N, K, C, ldc, p, [&](size_t R, size_t n, float* sums) {
+  qgemm::few_rows(M, N, K, double(N) * double(ldq), C, ldc, p, [&](size_t R, size_t n, float* sums) {
     const int8_t* q = Q + n * ldq;
     switch (R) {
       case 1: dot_rows<1>(K, A, lda, q, sums); break;

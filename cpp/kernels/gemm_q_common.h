@@ -50,9 +50,11 @@ inline bool quantize_rows_i16(size_t R, size_t K, const float* A, size_t lda, si
 }
 
 // Few rows (≤ 4): `dot(R, n, sums)` fills sums[0..R) with row r of A · weight row n (unscaled by the
-// epilogue). Output channels are split over the threads when the work is worth it.
+// epilogue). Output channels are split over the threads when the work (or the `weight_bytes` streamed) is
+// worth it.
 template <class Dot>
-void few_rows(size_t M, size_t N, size_t K, float* C, size_t ldc, const GemmParams& p, const Dot& dot) {
+void few_rows(size_t M, size_t N, size_t K, double weight_bytes, float* C, size_t ldc, const GemmParams& p,
+              const Dot& dot) {
   auto run = [&](size_t n0, size_t n1) {
     float sums[4];
     for (size_t n = n0; n < n1; ++n) {
@@ -60,7 +62,8 @@ void few_rows(size_t M, size_t N, size_t K, float* C, size_t ldc, const GemmPara
       for (size_t r = 0; r < M; ++r) C[r * ldc + n] = epilogue(sums[r], n, &C[r * ldc + n], p);
     }
   };
-  if (kernels::worth_parallel(static_cast<double>(M) * N * K) && N >= 64) {
+  if ((kernels::worth_parallel(static_cast<double>(M) * N * K) || kernels::worth_parallel_stream(weight_bytes)) &&
+      N >= 64) {
     kernels::parallel_blocks(static_cast<int64_t>(N), 16,
                              [&](int64_t b, int64_t e) { run(static_cast<size_t>(b), static_cast<size_t>(e)); });
   } else {

@@ -51,4 +51,9 @@ void parallel_blocks(int64_t n, int64_t block, const F& fn) {
 // far more on a busy machine, so only jobs of ≥ ~0.1 ms on one core are split.
 inline bool worth_parallel(double work) { return work >= 2.0e6; }
 
+// Whether a memory-bound pass that streams `bytes` once (a GEMV reading its weight matrix: a decoding step's
+// Linear layers) is worth splitting: between back-to-back layers the workers are still spinning, so a split
+// costs a few µs, and 64 KB take about as long to stream.
+inline bool worth_parallel_stream(double bytes) { return bytes >= 65536.0; }
+
 }  // namespace fx::kernels

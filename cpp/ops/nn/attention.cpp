@@ -44,9 +44,58 @@ Tensor repeat_heads(const Tensor& t, int64_t hq) {
   return out;
 }
 
-// Returns (out, logsumexp of the scores along S).
+// Element offsets of a view's rows: row r of `v` viewed as [rows, last] (any strides, 0 for a broadcast dim).
+std::vector<int64_t> row_offsets(const Tensor& v) {
+  const int64_t last = v.shape().empty() ? 1 : v.shape().back();
+  const int64_t rows = v.numel() / std::max<int64_t>(1, last);
+  std::vector<int64_t> out(static_cast<size_t>(rows));
+  std::vector<int64_t> idx(v.shape().size(), 0);
+  for (int64_t r = 0; r < rows; ++r) {
+    int64_t off = 0;
+    for (size_t d = 0; d + 1 < idx.size(); ++d) off += idx[d] * v.strides()[d];
+    out[static_cast<size_t>(r)] = off;
+    for (int64_t d = static_cast<int64_t>(idx.size()) - 2; d >= 0; --d) {  // next row, last index fastest
+      if (++idx[d] < v.shape()[d]) break;
+      idx[d] = 0;
+    }
+  }
+  return out;
+}
+
+// Scores [rows, S] (row r is query r % L) in place: times `sc`, plus the additive mask or -inf where the
+// boolean mask is false (the mask broadcast to the scores' shape as a view: no copy of it per head), -inf
+// above the diagonal when causal.
+template <typename T>
+void scale_mask_scores(T* s, int64_t rows, int64_t L, int64_t S, double sc, bool causal, const Tensor& mask) {
+  const T scale = static_cast<T>(sc), ninf = -std::numeric_limits<T>::infinity();
+  std::vector<int64_t> mrow;
+  int64_t mcol = 0;
+  if (mask.defined()) {
+    mrow = row_offsets(mask);
+    mcol = mask.strides().back();
+  }
+  for (int64_t r = 0; r < rows; ++r) {
+    T* __restrict x = s + r * S;
+    if (!mask.defined()) {
+      for (int64_t j = 0; j < S; ++j) x[j] *= scale;
+    } else if (mask.dtype() == DType::Bool) {
+      const bool* keep = static_cast<const bool*>(mask.raw_data()) + mrow[static_cast<size_t>(r)];
+      for (int64_t j = 0; j < S; ++j) x[j] = keep[j * mcol] ? x[j] * scale : ninf;
+    } else {
+      const T* __restrict add = static_cast<const T*>(mask.raw_data()) + mrow[static_cast<size_t>(r)];
+      if (mcol == 1)
+        for (int64_t j = 0; j < S; ++j) x[j] = x[j] * scale + add[j];
+      else
+        for (int64_t j = 0; j < S; ++j) x[j] = x[j] * scale + add[j * mcol];
+    }
+    if (causal)
+      for (int64_t j = r % L + 1; j < S; ++j) x[j] = ninf;
+  }
+}
+
+// Returns (out, logsumexp of the scores along S — only when `want_lse`, else undefined).
 std::pair<Tensor, Tensor> sdpa(const Tensor& q0, const Tensor& k0, const Tensor& v0, const Tensor& mask,
-                               bool causal, std::optional<double> scale, bool gqa) {
+                               bool causal, std::optional<double> scale, bool gqa, bool want_lse) {
   if (q0.dim() < 2 || k0.dim() < 2 || v0.dim() < 2)
     throw FxError("scaled_dot_product_attention: query, key and value must be at least 2-D");
   const DType original = q0.dtype();
@@ -60,34 +109,22 @@ std::pair<Tensor, Tensor> sdpa(const Tensor& q0, const Tensor& k0, const Tensor&
   const double sc = scale ? *scale : 1.0 / std::sqrt(static_cast<double>(E));
   Tensor scores = matmul_tensor(q, transpose_last(k)).contiguous();  // [..., L, S]
   Tensor m;
-  if (mask.defined()) m = expand_to(mask, scores.shape()).contiguous();
-  if (mask.defined() && m.dtype() != DType::Bool) m = to_dtype(m, q.dtype()).contiguous();
+  if (mask.defined()) m = expand_to(mask.dtype() == DType::Bool ? mask : to_dtype(mask, q.dtype()), scores.shape());
   const int64_t rows = scores.numel() / std::max<int64_t>(1, S);
   Tensor out_p = Tensor::empty(scores.shape(), q.dtype());
-  Shape lse_shape(scores.shape().begin(), scores.shape().end() - 1);
-  Tensor lse = Tensor::empty(lse_shape, q.dtype());
+  Tensor lse;
+  if (want_lse) lse = Tensor::empty(Shape(scores.shape().begin(), scores.shape().end() - 1), q.dtype());
   dispatch_float(q.dtype(), "scaled_dot_product_attention", [&](auto tag) {
     using T = decltype(tag);
     T* s = scores.data<T>();
-    const T ninf = -std::numeric_limits<T>::infinity();
-    for (int64_t r = 0; r < rows; ++r) {
-      const int64_t i = r % L;
-      for (int64_t j = 0; j < S; ++j) {
-        T& x = s[r * S + j];
-        x = static_cast<T>(x * sc);
-        if (causal && j > i) x = ninf;
-        if (m.defined()) {
-          if (m.dtype() == DType::Bool) {
-            if (!m.data<bool>()[r * S + j]) x = ninf;
-          } else {
-            x += m.data<T>()[r * S + j];
-          }
-        }
+    scale_mask_scores<T>(s, rows, L, S, sc, causal, m);
+    if (want_lse) {
+      for (int64_t r = 0; r < rows; ++r) {
+        double mx = -INFINITY, sum = 0;
+        for (int64_t j = 0; j < S; ++j) mx = std::max<double>(mx, s[r * S + j]);
+        for (int64_t j = 0; j < S; ++j) sum += std::exp(s[r * S + j] - mx);
+        lse.data<T>()[r] = static_cast<T>(mx + std::log(sum));
       }
-      double mx = -INFINITY, sum = 0;
-      for (int64_t j = 0; j < S; ++j) mx = std::max<double>(mx, s[r * S + j]);
-      for (int64_t j = 0; j < S; ++j) sum += std::exp(s[r * S + j] - mx);
-      lse.data<T>()[r] = static_cast<T>(mx + std::log(sum));
     }
     kernels::softmax_axis<T>(s, out_p.data<T>(), rows, S, 1, false);
   });
@@ -122,7 +159,7 @@ Object sdpa_op(const OpCall& call) {
   if (a.boolean(5) && !a.is_none(3))
     throw FxError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True");
   Tensor out = sdpa(a.tensor(0), a.tensor(1), a.tensor(2), opt_tensor(a, 3), a.boolean(5), opt_double(a, 6),
-                    a.boolean(7)).first;
+                    a.boolean(7), false).first;
   return laid_out_like(out, a.tensor(0));
 }
 
@@ -130,7 +167,7 @@ Object flash_cpu_op(const OpCall& call) {
   static const Schema schema("_scaled_dot_product_flash_attention_for_cpu(query, key, value, dropout_p=0.0, "
                              "is_causal=False, *, attn_mask=None, scale=None)");
   Args a = schema.parse(call);
-  auto r = sdpa(a.tensor(0), a.tensor(1), a.tensor(2), opt_tensor(a, 5), a.boolean(4), opt_double(a, 6), false);
+  auto r = sdpa(a.tensor(0), a.tensor(1), a.tensor(2), opt_tensor(a, 5), a.boolean(4), opt_double(a, 6), false, true);
   r.first = laid_out_like(r.first, a.tensor(0));  // as torch's (make_fx graphs view it too)
   return Object::tuple({r.first, r.second});
 }
