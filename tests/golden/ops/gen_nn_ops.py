@@ -660,6 +660,15 @@ case("select_scatter/neg", "torch.select_scatter", [r(2, 3, 4), r(2, 3), -1, -2]
 case("slice_scatter/basic", "torch.slice_scatter", [r(6, 3), r(2, 3)], {"start": 1, "end": 5, "step": 2})
 case("slice_scatter/dim1", "torch.slice_scatter", [r(3, 6), r(3, 3), 1, 3])
 
+q2, k2, v2 = r(2, 3, 4, 8), r(2, 3, 6, 8), r(2, 3, 6, 5)
+# masks read through their broadcast view: a column broadcast (last stride 0), a transposed (strided) one
+case("sdpa/mask_col_broadcast", sdpa, [q2, k2, v2], {"attn_mask": r(4, 1)})
+case("sdpa/mask_transposed", sdpa, [q2, k2, v2], {"attn_mask": r(2, 3, 6, 4).transpose(-1, -2)})
+case("sdpa/bool_mask_heads", sdpa, [q2, k2, v2], {"attn_mask": torch.rand(2, 1, 1, 6) > 0.5})
+case("sdpa/one_query_long", sdpa, [r(1, 2, 1, 8), r(1, 2, 33, 8), r(1, 2, 33, 8)])
+case("sdpa/flash_cpu_lse", "aten._scaled_dot_product_flash_attention_for_cpu.default", [q2, k2, r(2, 3, 6, 8)],
+     {"attn_mask": r(2, 1, 4, 6)})
+
 out = {"torch": torch.__version__, "cases": cases}
 path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "nn_ops.json")
 with open(path, "w") as f:
