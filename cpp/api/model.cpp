@@ -52,6 +52,22 @@ ojson dtype_json(const Value* v) {
 }
 
 // The output node's value flattened to leaves with their paths ("[0]", "['logits']").
+// The nesting the graph's code puts its flat outputs back into (a pytree skeleton: tuples and lists as
+// arrays, dicts — Hugging Face's ModelOutput, namedtuples — as objects, null for each flat output in order).
+ojson structure_json(const Value& v) {
+  if (v.kind() == ValueKind::Tuple || v.kind() == ValueKind::List) {
+    ojson a = ojson::array();
+    for (const Value& x : v.items()) a.push_back(structure_json(x));
+    return a;
+  }
+  if (v.kind() == ValueKind::Dict) {
+    ojson o = ojson::object();
+    for (const auto& [k, x] : v.dict_items()) o[k] = structure_json(x);
+    return o;
+  }
+  return nullptr;
+}
+
 void output_leaves(const Value& v, const std::string& path, ojson& out) {
   if (v.kind() == ValueKind::Tuple || v.kind() == ValueKind::List) {
     for (size_t i = 0; i < v.items().size(); ++i)
@@ -181,6 +197,8 @@ std::string Model::info_json() const {
   j["targets"] = std::move(targets);
   j["inputs"] = std::move(inputs);
   j["outputs"] = std::move(outputs);
+  const PyTreeCodegen& tree = gm_->pytree();
+  if (tree.present && tree.has_outputs) j["output_structure"] = structure_json(tree.outputs);  // null: one leaf
   TensorStats params, buffers, constants;
   for (const auto& [name, t] : gm_->tensors()) {
     TensorStats& s = t.kind == TensorKind::Parameter ? params : t.kind == TensorKind::Buffer ? buffers : constants;

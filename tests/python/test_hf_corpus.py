@@ -43,3 +43,42 @@ def test_hf_model_table_is_torchs(name):
     code, out, err = cli("table", path)
     assert code == 0, err
     assert out == print_tabular(gm)
+
+
+NAMED_OUTPUTS = r"""
+import * as fx from %(index)s;
+const gm = await fx.load(process.argv[2]);
+const out = await gm.run(gm.reference().inputs);
+const describe = (v) => (v instanceof fx.Tensor ? v.shape : Array.isArray(v) ? v.map(describe)
+  : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, describe(x)])) : v);
+console.log(JSON.stringify(describe(out)));
+"""
+
+
+def _shapes(v):
+    """torch's output in the JSON the runner prints: tensors as shapes, ModelOutputs/dicts by field."""
+    if isinstance(v, torch.Tensor):
+        return list(v.shape)
+    if isinstance(v, dict):  # ModelOutput is an OrderedDict of its non-None fields
+        return {k: _shapes(x) for k, x in v.items()}
+    if isinstance(v, (tuple, list)):
+        return [_shapes(x) for x in v]
+    return v
+
+
+@pytest.mark.parametrize("name", ["bert", "gpt2", "t5"])
+def test_hf_outputs_come_back_by_field_name_in_js(name, tmp_path):
+    """run() rebuilds the ModelOutput the exported program returns: its fields by name, in torch's order."""
+    import json
+    import subprocess
+    path = hf_file(name)
+    model, kwargs = hf_models.build(name)
+    with torch.no_grad():
+        want = _shapes(model(**kwargs))
+    script = tmp_path / "named.mjs"
+    script.write_text(NAMED_OUTPUTS % {"index": json.dumps(os.path.join(ROOT, "web", "src", "index.js"))})
+    proc = subprocess.run(["node", str(script), path], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    got = json.loads(proc.stdout)
+    assert got == want
+    assert list(got) == list(want)  # the fields in torch's order

@@ -7,6 +7,7 @@ import { decodeLiteral, encodeValue as encodeGraphValue } from './graph.js';
 import { Tensor } from './tensor.js';
 import { getRuntime } from './runtime.js';
 import { stringify } from './json.js';
+import { unflattenOutputs } from './output_structure.js';
 
 // The safety net behind dispose(): a GraphModule dropped without dispose() frees its wasm memory when
 // the garbage collector reclaims it. dispose() stays the way to free memory promptly (GC timing is not
@@ -235,6 +236,16 @@ export class GraphModule {
 
   /** The same call as run(), synchronously. */
   runSync(inputs, options = {}) {
+    const result = this.#runFlat(inputs, options);
+    // The nesting the graph's code returns (an export's ModelOutput fields by name): from the cached info.
+    if (!this.#info) this.info();
+    const structure = this.#info.output_structure;
+    if (options.profile) return { ...result, outputs: unflattenOutputs(result.outputs, structure) };
+    return unflattenOutputs(result, structure);
+  }
+
+  /** One run, the output as the graph's output node gives it (before the pytree nesting). */
+  #runFlat(inputs, options) {
     const handle = this.#live();
     const ordered = this.#orderInputs(inputs);
     const rt = this.#rt;

@@ -168,6 +168,8 @@ export interface RunMemory {
   fresh_blocks: number;
 }
 
+export type OutputStructure = null | OutputStructure[] | { [field: string]: OutputStructure };
+
 export interface ModelInfo {
   format: string;
   format_version: string;
@@ -179,6 +181,12 @@ export interface ModelInfo {
   targets: { [target: string]: number };
   inputs: TensorInfo[];
   outputs: { name: string; shape: unknown; dtype: unknown }[];
+  /**
+   * Present for graphs whose code rebuilds a structure around the flat outputs (torch.export, concrete_args):
+   * arrays for tuples/lists, objects for dicts and ModelOutputs, null for each flat output in order (null
+   * alone: one output). run() returns its outputs in this nesting, as torch's GraphModule does.
+   */
+  output_structure?: OutputStructure;
   parameters: { count: number; tensors: number; bytes: number };
   buffers: { count: number; tensors: number; bytes: number };
   has_reference: boolean;
