@@ -251,7 +251,9 @@ describe('graph view: vision transformer', () => {
 
     await page.click('[data-testid="graph-fold"][data-scope="encoder.layers.encoder_layer_0"]');
     await page.waitForFunction(() => document.querySelector('[data-testid="graph-details"]').dataset.scope === 'encoder.layers.encoder_layer_0');
-    expect((await boxText(page, 'module:encoder.layers.encoder_layer_0')).slice(0, 2)).toEqual(['▸ encoder.layers.encoder_layer_0', 'module']);
+    expect((await boxText(page, 'module:encoder.layers.encoder_layer_0')).slice(0, 2)).toEqual(['▸ encoder.layers.encoder_layer_0', 'EncoderBlock']);
+    expect(Object.fromEntries(await details(page, 'module-hparams')).type).toBe('torchvision.models.vision_transformer.EncoderBlock');
+    await shot(page, 'graph-vit-folded-encoder-block');
 
     await byTestId(page, 'graph-search').fill('mlp');
     await nextFrame(page);
