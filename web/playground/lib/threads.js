@@ -44,7 +44,7 @@ export function setUpThreadsControl(select, note, { onChange }) {
   const initial = threadsFromUrl() ?? 1;
   const options = CHOICES.includes(String(initial)) ? CHOICES : [...CHOICES.slice(0, -1), String(initial), 'auto'];
   select.replaceChildren(...options.map((v) => Object.assign(document.createElement('option'), {
-    value: v, textContent: v === 'auto' ? `auto (${navigator.hardwareConcurrency || 1} cores, at most 4)` : v,
+    value: v, textContent: v, title: v === 'auto' ? `the cores (${navigator.hardwareConcurrency || 1}), at most 4` : '',
   })));
   select.value = String(initial);
   const value = () => parseThreads(select.value) ?? 1;
