@@ -9,14 +9,16 @@
 // seed example (examples/seed/toy_example.fxw).
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import * as fxwasm from 'fxwasm';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
+// The seed example ships inside the package (examples/seed/ next to web/): found from where 'fxwasm'
+// resolves, in a checkout (its self-reference) and in a project that installed the package alike.
+const SEED = path.join(path.dirname(createRequire(import.meta.url).resolve('fxwasm')), '..', '..', 'examples', 'seed', 'toy_example.fxw');
 const argv = process.argv.slice(2);
 const saveAt = argv.indexOf('--save');
 const savePath = saveAt >= 0 ? argv.splice(saveAt, 2)[1] : null;
-const model = argv[0] ?? path.join(here, '..', 'seed', 'toy_example.fxw');
+const model = argv[0] ?? SEED;
 
 const DIVISIONS = new Set(['operator.truediv', 'torch.div', 'torch.true_divide']);
 

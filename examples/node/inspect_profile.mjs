@@ -6,14 +6,16 @@
 // With no model it inspects the seed example (examples/seed/toy_example.fxw). A model using ops this build
 // does not have yet is still inspected; the profile then says which ops are missing, and on which nodes.
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import * as fxwasm from 'fxwasm';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
+// The seed example ships inside the package (examples/seed/ next to web/): found from where 'fxwasm'
+// resolves, in a checkout (its self-reference) and in a project that installed the package alike.
+const SEED = path.join(path.dirname(createRequire(import.meta.url).resolve('fxwasm')), '..', '..', 'examples', 'seed', 'toy_example.fxw');
 const argv = process.argv.slice(2);
 const runsAt = argv.indexOf('--runs');
 const runs = runsAt >= 0 ? Number(argv.splice(runsAt, 2)[1]) : 5;
-const model = argv[0] ?? path.join(here, '..', 'seed', 'toy_example.fxw');
+const model = argv[0] ?? SEED;
 
 let shown = false;
 const gm = await fxwasm.load(model, {

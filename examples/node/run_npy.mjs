@@ -8,10 +8,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import * as fxwasm from 'fxwasm';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
+// The seed example ships inside the package (examples/seed/ next to web/): found from where 'fxwasm'
+// resolves, in a checkout (its self-reference) and in a project that installed the package alike.
+const SEED = path.join(path.dirname(createRequire(import.meta.url).resolve('fxwasm')), '..', '..', 'examples', 'seed', 'toy_example.fxw');
 
 function parseArgs(argv) {
   const args = { model: null, inputs: [], out: null };
@@ -32,7 +34,7 @@ function demo() {
   fs.writeFileSync(path.join(dir, 'a.npy'), fxwasm.writeNpy(a));
   fs.writeFileSync(path.join(dir, 'b.npy'), fxwasm.writeNpy(b));
   return {
-    model: path.join(here, '..', 'seed', 'toy_example.fxw'),
+    model: SEED,
     inputs: [['L_a_', path.join(dir, 'a.npy')], ['L_b_', path.join(dir, 'b.npy')]],
     out: path.join(dir, 'outputs.npz'),
   };

@@ -75,13 +75,29 @@ def _function_name(fn):
     return name if name.startswith("torch.") and "<" not in name else None
 
 
-def module_tree(root, root_type=None):
-    """{qualified name: {"type", "hparams"}} for the root and every submodule of `root`."""
+def _source_submodule(source, name):
+    """The submodule of the traced model at a qualified name, or None when it has none there."""
+    if not isinstance(source, torch.nn.Module):
+        return None
+    try:
+        module = source.get_submodule(name)
+    except AttributeError:
+        return None
+    return module if isinstance(module, torch.nn.Module) else None
+
+
+def module_tree(root, source=None):
+    """{qualified name: {"type", "hparams"}} for the root and every submodule of `root` (a GraphModule).
+
+    `source` is the model that was traced, when there is one: a tracer copies only the leaf modules the
+    graph calls and fills the path to them with plain torch.nn.Module objects (symbolic_trace's `layer1`
+    and `layer1.0`; torch.export's holders of weights), so each name's class and hyperparameters are read
+    from the traced model's own submodule of that name (torchvision's BasicBlock), and from `root` only
+    where the model has none (a GraphModule given as is, names a tracer made up)."""
     tree = {}
     for name, module in root.named_modules(remove_duplicate=False):
         if name in tree:
             continue
-        entry = {"type": root_type if (name == "" and root_type) else class_name(type(module))}
-        entry["hparams"] = hyperparameters(module)
-        tree[name] = entry
+        module = _source_submodule(source, name) or module
+        tree[name] = {"type": class_name(type(module)), "hparams": hyperparameters(module)}
     return tree

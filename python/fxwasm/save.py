@@ -10,7 +10,7 @@ from torch.fx.passes.shape_prop import TensorMetadata
 from . import __version__
 from .container import build
 from .errors import ExportError
-from .modules import class_name, hyperparameters, module_tree
+from .modules import module_tree
 from .targets import canonical_target
 from .structure import pytree_structure
 from .traces import portable_path, portable_stack_trace
@@ -414,9 +414,7 @@ def build_program(gm, tracer, example_inputs=None, reference=True, root_source=N
                               "levels", node.name)
         nodes.append(entry)
 
-    modules = module_tree(gm, class_name(type(root_source)) if root_source is not None else None)
-    if root_source is not None:
-        modules[""]["hparams"] = hyperparameters(root_source)
+    modules = module_tree(gm, root_source)
 
     program = {
         "producer": {"torch": torch.__version__.split("+")[0], "exporter": __version__, "tracer": tracer},

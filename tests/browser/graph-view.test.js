@@ -170,12 +170,14 @@ describe('graph view: resnet18', () => {
     // layer2.0 = conv1, bn1, relu, conv2, bn2, downsample.0, downsample.1, add, relu_1: nine nodes, one box
     expect(s.boxes).toBe(before.boxes - 8);
     const group = await boxText(page, 'module:layer2.0');
-    // symbolic_trace keeps only leaf modules' classes: the block is stored as a torch.nn.Module
-    expect(group).toEqual(['▸ layer2.0', 'module', '9 nodes, 18 tensors', '[1, 128, 8, 8]']);
+    // the exporter stores the model's own class of a container symbolic_trace fills with a plain nn.Module
+    expect(group).toEqual(['▸ layer2.0', 'BasicBlock', '9 nodes, 18 tensors', '[1, 128, 8, 8]']);
     const edges = await page.$$eval('[data-testid="graph"] path.edge', (ps) => ps.map((p) => `${p.dataset.from}>${p.dataset.to}`));
     expect(edges).toContain('layer1_1_relu_1>module:layer2.0');
     expect(edges).toContain('module:layer2.0>layer2_1_conv1');
-    expect(Object.fromEntries(await details(page, 'module-hparams')).type).toBe('torch.nn.modules.module.Module');
+    const hparams = Object.fromEntries(await details(page, 'module-hparams'));
+    expect(hparams.type).toBe('torchvision.models.resnet.BasicBlock');
+    expect(hparams.stride).toBe('2');
     expect(Object.fromEntries(await details(page, 'details-summary')).nodes).toBe('9');
     await shot(page, 'graph-resnet18-folded');
 
@@ -249,7 +251,9 @@ describe('graph view: vision transformer', () => {
 
     await page.click('[data-testid="graph-fold"][data-scope="encoder.layers.encoder_layer_0"]');
     await page.waitForFunction(() => document.querySelector('[data-testid="graph-details"]').dataset.scope === 'encoder.layers.encoder_layer_0');
-    expect((await boxText(page, 'module:encoder.layers.encoder_layer_0')).slice(0, 2)).toEqual(['▸ encoder.layers.encoder_layer_0', 'module']);
+    expect((await boxText(page, 'module:encoder.layers.encoder_layer_0')).slice(0, 2)).toEqual(['▸ encoder.layers.encoder_layer_0', 'EncoderBlock']);
+    expect(Object.fromEntries(await details(page, 'module-hparams')).type).toBe('torchvision.models.vision_transformer.EncoderBlock');
+    await shot(page, 'graph-vit-folded-encoder-block');
 
     await byTestId(page, 'graph-search').fill('mlp');
     await nextFrame(page);

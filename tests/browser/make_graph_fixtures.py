@@ -4,8 +4,10 @@
 
 resnet18 (torchvision, symbolic trace) and vit_tiny (torchvision's VisionTransformer at 32x32 with two
 layers: the same node kinds as vit_b_16 in a small file); --big adds resnet50 and vit_b_16 (random
-weights, ~100 and ~330 MB) for measuring the view on large graphs. A file newer than this script is kept.
+weights, ~100 and ~330 MB) for measuring the view on large graphs. A file newer than this script and the
+exporter (python/fxwasm/*.py) is kept.
 """
+import glob
 import os
 import sys
 
@@ -26,6 +28,12 @@ def models(big):
         yield "vit_b_16", lambda: torchvision.models.vit_b_16(weights=None), (1, 3, 224, 224)
 
 
+def newest_source():
+    """The latest change to what writes the files: this script or the exporter."""
+    exporter = glob.glob(os.path.join(HERE, "..", "..", "python", "fxwasm", "*.py"))
+    return max(os.path.getmtime(p) for p in [__file__, *exporter])
+
+
 def main(out_dir, big=False):
     import torch
     import fxwasm
@@ -33,7 +41,7 @@ def main(out_dir, big=False):
     os.makedirs(out_dir, exist_ok=True)
     for name, build, shape in models(big):
         path = os.path.join(out_dir, f"{name}.fxw")
-        if os.path.exists(path) and os.path.getmtime(path) > os.path.getmtime(__file__):
+        if os.path.exists(path) and os.path.getmtime(path) > newest_source():
             continue
         model = build().eval()
         fxwasm.save(model, path, example_inputs=(torch.randn(*shape),), tracer="symbolic", reference=False)

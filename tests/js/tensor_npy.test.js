@@ -59,3 +59,18 @@ test('.npz round trip', () => {
   expect(Array.from(back.a.data)).toEqual([1, 2]);
   expect(back.b.data[0]).toBe(3n);
 });
+
+test('.npy and .npz read from a Node Buffer in a shared pool (fs.readFileSync of a small file)', () => {
+  const a = fxwasm.tensor(new Float32Array([1, 2, 3]), [3]);
+  const b = fxwasm.tensor(new Uint16Array([0x3c00, 0xc000]), [2], 'float16');
+  // Buffer.from(string) of a small text lands in Node's 8 KiB pool at an offset; Buffer#slice is a view there.
+  const pooled = (bytes) => {
+    const buf = Buffer.from(Buffer.from(bytes).toString('latin1'), 'latin1');
+    expect(buf.byteOffset > 0 || buf.buffer.byteLength > buf.length).toBe(true);
+    return buf;
+  };
+  expect(Array.from(fxwasm.readNpy(pooled(fxwasm.writeNpy(a))).data)).toEqual([1, 2, 3]);
+  const z = fxwasm.readNpz(pooled(fxwasm.writeNpz({ a, b })));
+  expect(Array.from(z.a.data)).toEqual([1, 2, 3]);
+  expect(Array.from(z.b.data)).toEqual([0x3c00, 0xc000]);
+});

@@ -3,50 +3,21 @@
 // from Node ESM, through its bin, from TypeScript, and bundled by Vite into a page run in headless Chromium.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { ROOT, sh, packProject, freshProject as install, serve, launchChromium } from './helpers.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const ROOT = path.resolve(here, '..', '..');
 const FIXTURES = path.join(here, 'fixtures');
 const MLP = path.join(ROOT, '.cache', 'corpus', 'mlp.fxw');
-const CHROMIUM = process.env.FXWASM_CHROMIUM || '/usr/bin/chromium';
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 
 let tmp;
 let tarball;
-
-function sh(cmd, args, cwd, extraEnv = {}) {
-  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, ...extraEnv }, maxBuffer: 1 << 26 });
-  if (r.status !== 0) {
-    throw new Error(`${cmd} ${args.join(' ')} (in ${cwd}) exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
-  }
-  return r.stdout;
-}
-
-/** A fresh project folder with the tarball installed; npm's warnings are kept in `<dir>/npm-install.log`. */
-function freshProject(name, extra = {}) {
-  const dir = path.join(tmp, name);
-  fs.mkdirSync(dir);
-  fs.writeFileSync(path.join(dir, 'package.json'),
-    JSON.stringify({ name: `consumer-${name}`, private: true, type: 'module', ...extra }, null, 2));
-  const r = spawnSync('npm', ['install', tarball, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=warn'],
-    { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 26 });
-  if (r.status !== 0) throw new Error(`npm install ${tarball} (in ${dir}) exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
-  fs.writeFileSync(path.join(dir, 'npm-install.log'), r.stderr);
-  return dir;
-}
+const freshProject = (name, extra) => install(tmp, tarball, name, extra);
 
 beforeAll(() => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fxwasm-package-'));
-  // The package ships the wasm build: build it first (incremental) unless told to pack what is there.
-  if (!process.env.FXWASM_SKIP_BUILD) sh('bash', ['scripts/build-wasm.sh'], ROOT);
-  const json = JSON.parse(sh('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', tmp], ROOT));
-  tarball = path.join(tmp, json[0].filename);
-  globalThis.packed = json[0].files.map((f) => f.path);
+  ({ tmp, tarball, files: globalThis.packed } = packProject('fxwasm-package-'));
 });
 
 afterAll(() => {
@@ -161,25 +132,6 @@ test('a TypeScript consumer type-checks against the installed package', () => {
   expect(r.status).toBe(0);
 });
 
-const MIME = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm',
-  '.fxw': 'application/octet-stream', '.css': 'text/css' };
-
-function serve(dir) {
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url, 'http://x');
-    const file = path.join(dir, decodeURIComponent(url.pathname === '/' ? '/index.html' : url.pathname));
-    if (!file.startsWith(dir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
-      res.writeHead(404);
-      res.end('not found');
-      return;
-    }
-    const bytes = fs.readFileSync(file);
-    res.writeHead(200, { 'content-type': MIME[path.extname(file)] || 'application/octet-stream', 'content-length': bytes.length });
-    res.end(bytes);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
-
 test('a Vite-built app using the package runs in headless Chromium', async () => {
   const dir = freshProject('vite');
   for (const f of ['index.html', 'main.js']) fs.copyFileSync(path.join(FIXTURES, 'vite-app', f), path.join(dir, f));
@@ -191,13 +143,7 @@ test('a Vite-built app using the package runs in headless Chromium', async () =>
   expect(assets.some((f) => f.endsWith('.wasm'))).toBe(true);
 
   const server = await serve(path.join(dir, 'dist'));
-  const userDataDir = fs.mkdtempSync(path.join(tmp, 'chromium-'));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const context = await launchChromium(tmp);
   try {
     const page = await context.newPage();
     const errors = [];

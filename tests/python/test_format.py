@@ -305,6 +305,60 @@ def test_module_tree_hyperparameters_are_generic(tmp_path):
     assert list(mods) == ["", "conv", "bn", "fc"]
 
 
+def test_container_modules_keep_their_class(tmp_path):
+    """A tracer fills the path to the leaf modules it calls with plain nn.Module objects (symbolic_trace's
+    resnet `layer1.0`, torch.export's holders of weights): the file names the model's own classes."""
+    import torchvision
+    torch.manual_seed(0)
+    path = tmp_path / "resnet18.fxw"
+    fxwasm.save(torchvision.models.resnet18(weights=None).eval(), path, example_inputs=(torch.randn(1, 3, 32, 32),),
+                reference=False)
+    mods = reader.read(path).program["modules"]
+    assert mods[""]["type"] == "torchvision.models.resnet.ResNet"
+    assert mods["layer1"]["type"] == "torch.nn.modules.container.Sequential"
+    assert mods["layer1.0"]["type"] == "torchvision.models.resnet.BasicBlock"
+    assert mods["layer1.0"]["hparams"]["stride"] == 1
+    assert mods["layer2.0.downsample"]["type"] == "torch.nn.modules.container.Sequential"
+    assert mods["layer1.0.conv1"]["hparams"]["kernel_size"] == {"$tuple": [3, 3]}
+    generic = [name for name, m in mods.items() if m["type"] == "torch.nn.modules.module.Module"]
+    assert generic == [], f"modules stored as plain nn.Module: {generic}"
+
+    path = tmp_path / "convnet_export.fxw"
+    fxwasm.save(ConvNet().eval(), path, example_inputs=(torch.randn(2, 3, 8, 8),), tracer="export")
+    mods = reader.read(path).program["modules"]
+    assert mods["conv"]["type"] == "torch.nn.modules.conv.Conv2d" and mods["conv"]["hparams"]["out_channels"] == 4
+    assert mods["bn"]["type"] == "torch.nn.modules.batchnorm.BatchNorm2d"
+
+
+def test_files_with_plain_module_containers_still_load(tmp_path):
+    """Files written before containers kept their class (every container a torch.nn.modules.module.Module)
+    read back in Python and load, run and check in the JS runtime."""
+    import shutil
+    from fxwasm.container import build
+    torch.manual_seed(0)
+    new = tmp_path / "new.fxw"
+    fxwasm.save(nn.Sequential(nn.Sequential(nn.Linear(4, 8), nn.ReLU()), nn.Linear(8, 2)).eval(), new,
+                example_inputs=(torch.randn(3, 4),))
+    f = reader.read(new)
+    program = json.loads(f.metadata["program"])
+    assert program["modules"]["0"]["type"] == "torch.nn.modules.container.Sequential"
+    program["modules"]["0"] = {"type": "torch.nn.modules.module.Module", "hparams": {"training": True}}
+    old = tmp_path / "old.fxw"
+    metadata = dict(f.metadata, program=json.dumps(program, separators=(",", ":")))
+    old.write_bytes(build(metadata, [(name, t.to_torch()) for name, t in f.tensors.items()]))
+    assert reader.read(old).program["modules"]["0"]["type"] == "torch.nn.modules.module.Module"
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed: the JS half of this check needs it")
+    proc = subprocess.run([node, os.path.join(ROOT, "web", "bin", "fxwasm.js"), "check", str(old)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    proc = subprocess.run([node, os.path.join(ROOT, "web", "bin", "fxwasm.js"), "info", "--json", str(old)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["modules"]["0"]["type"] == "torch.nn.modules.module.Module"
+
+
 def test_function_attributes_are_recorded_by_name(tmp_path):
     # TransformerDecoderLayer keeps its activation as a function (F.relu / F.gelu): the runtime needs its name.
     model = nn.Sequential(nn.TransformerDecoderLayer(8, 2, 12, activation="gelu"))

@@ -61,8 +61,11 @@ function program() {
     .showHelpAfterError(false);
   const io = (cmd) => cmd
     .option('--input <NAME=FILE.npy>', 'value of one input (repeatable)', collect, [])
-    .option('--random', 'random inputs for those not given, from the shapes recorded in the file')
-    .option('--seed <N>', 'seed for --random (the same seed gives the same inputs)', number('--seed', { integer: true }));
+    .option('--random', 'random inputs for those not given, from the shapes recorded in the file: torch.randn for floats, 0..9 for integers')
+    .option('--seed <N>', 'seed for --random (the same seed gives the same inputs as fxwasm.seededRandom(N) and the playground)', number('--seed', { integer: true }));
+  // load()'s `threads`, for every command that runs the model.
+  const threads = (cmd) => cmd
+    .option('--threads <N>', "kernel threads, or 'auto' (the cores, at most 4); more than the cores only when asked; 1 where the pthreads build cannot run — the output says why", threadsOption, 1);
 
   p.command('table').argument('<file>', '.fxw file').description('print the graph as torch.fx print_tabular')
     .option('--json', 'print JSON: the nodes (opcode, name, target, args, kwargs) and the table text')
@@ -73,7 +76,7 @@ function program() {
   p.command('info').argument('<file>', '.fxw file').description('format, producer, counts, inputs/outputs, parameters')
     .option('--json', 'print JSON')
     .action(async (file, opts) => { process.exitCode = await commands.infoCommand(file, opts); });
-  io(p.command('run').argument('<file>', '.fxw file').description('run once and print the outputs'))
+  threads(io(p.command('run').argument('<file>', '.fxw file').description('run once and print the outputs')))
     .option('--out <FILE.npz>', 'write the output tensors (.npz; .npy for a single tensor)')
     .option('--profile', 'add per-node times: the median of --runs timed runs after --warmup untimed ones, and their sums by op type')
     .option('--runs <N>', 'timed runs for --profile/--trace', number('--runs', { integer: true, min: 1 }), 5)
@@ -83,17 +86,16 @@ function program() {
     .option('--topk <K>', 'the K most likely classes of each [N, C] float output (softmax of row 0)', number('--topk', { integer: true, min: 1 }))
     .option('--json', 'print JSON')
     .action(async (file, opts) => { process.exitCode = await commands.runCommand(file, opts); });
-  p.command('check').argument('<file>', '.fxw file')
-    .description('run the stored reference inputs and compare with the stored outputs (exit 0 ok, 1 mismatch, 3 no reference)')
+  threads(p.command('check').argument('<file>', '.fxw file')
+    .description('run the stored reference inputs and compare with the stored outputs (exit 0 ok, 1 mismatch, 3 no reference)'))
     .option('--rtol <R>', 'relative tolerance', number('--rtol'), 1e-4)
     .option('--atol <A>', 'absolute tolerance', number('--atol'), 1e-5)
     .option('--equal-nan', 'count NaN against NaN as equal (torch.allclose equal_nan=True)')
     .option('--json', 'print JSON')
     .action(async (file, opts) => { process.exitCode = await commands.checkCommand(file, opts); });
-  io(p.command('bench').argument('<file>', '.fxw file').description('time run after warm-up: min/median/max ms'))
+  threads(io(p.command('bench').argument('<file>', '.fxw file').description('time run after warm-up: min/median/max ms')))
     .option('--runs <N>', 'timed runs', number('--runs', { integer: true, min: 1 }), 10)
     .option('--warmup <N>', 'untimed runs first', number('--warmup', { integer: true }), 3)
-    .option('--threads <N>', "kernel threads, or 'auto' (the pthreads build; 1 where it cannot run)", threadsOption, 1)
     .option('--json', 'print JSON')
     .action(async (file, opts) => { process.exitCode = await commands.benchCommand(file, opts); });
   p.command('quantize').argument('<in>', '.fxw file').argument('<out>', 'the quantized .fxw file to write')

@@ -15,6 +15,7 @@ import { renderProfile, clearProfile } from './lib/profile.js';
 import { renderPassesPanel, downloadBytes, diffRows } from './lib/passes.js';
 import { renderInfo, formatBytes } from './lib/info.js';
 import { installDropTarget } from './lib/drop.js';
+import { setUpThreadsControl } from './lib/threads.js';
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -24,6 +25,8 @@ const ui = {
   url: $('url-input'),
   urlOpen: $('url-open'),
   run: $('run-button'),
+  threads: $('threads-select'),
+  threadsNote: $('threads-note'),
   status: $('status'),
   progress: $('progress'),
   error: $('error'),
@@ -95,6 +98,7 @@ function setBusy(text) {
   ui.file.disabled = noPackage;
   ui.urlOpen.disabled = noPackage;
   ui.run.disabled = state.busy || !state.gm;
+  ui.threads.disabled = noPackage;
   passesPanel.setEnabled(!state.busy && Boolean(state.gm));
   if (!state.busy) ui.progress.hidden = true;
 }
@@ -221,6 +225,7 @@ function closeModel() {
   Object.assign(state, { gm: null, label: '', nodes: [], rows: [], info: null, runShapes: {}, selected: null,
     editor: null, digits: null, digitsInput: null, runAgain: false });
   ui.modelName.textContent = '';
+  threadsControl.show(null);
   ui.empty.hidden = false;
   ui.info.replaceChildren();
   ui.tabular.tBodies[0].replaceChildren();
@@ -305,7 +310,7 @@ async function openModel(source, label, bytes) {
   try {
     // Inspection first: a graph with ops the runtime cannot run still opens (the summary lists them, a
     // run shows the load-time error naming them all).
-    const gm = await state.fxwasm.load(source, { onProgress, allowUnsupported: true });
+    const gm = await state.fxwasm.load(source, { onProgress, allowUnsupported: true, threads: threadsControl.value() });
     if (token !== state.loadToken) {
       gm.dispose();
       return false;
@@ -314,6 +319,7 @@ async function openModel(source, label, bytes) {
     replaced = true;
     state.gm = gm;
     state.label = label;
+    threadsControl.show(gm.threadInfo);
     await refreshViews(bytes);
     setUpInputs();
     return true;
@@ -486,6 +492,21 @@ function downloadModel() {
 }
 
 const passesPanel = renderPassesPanel(ui.passes, { apply: applyPass, download: downloadModel });
+
+// Another thread count: the open model (with its edits) is opened again with it.
+const threadsControl = setUpThreadsControl(ui.threads, ui.threadsNote, {
+  onChange: () => {
+    if (!state.gm || !state.fxwasm) return;
+    let bytes;
+    try {
+      bytes = state.fxwasm.save(state.gm);
+    } catch (err) {
+      showError('could not change the threads', err);
+      return;
+    }
+    openModel(bytes, state.label, bytes.byteLength);
+  },
+});
 
 // ---- start-up ----------------------------------------------------------------------------------
 

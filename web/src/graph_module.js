@@ -5,7 +5,8 @@ import { Graph } from './graph.js';
 import { encodeValue, decodeValue, encodeTensors, decodeTensors } from './marshal.js';
 import { decodeLiteral, encodeValue as encodeGraphValue } from './graph.js';
 import { Tensor } from './tensor.js';
-import { getRuntime } from './runtime.js';
+import { getRuntime, threadsStartError } from './runtime.js';
+import { threadInfo, threadsEnvironment } from './threads.js';
 import { stringify } from './json.js';
 import { unflattenOutputs } from './output_structure.js';
 
@@ -33,17 +34,37 @@ export class GraphModule {
   #info = null;
   #version = 0;  // bumped by every change to the graph: cached views are re-read from the core
 
+  #threads;  // {requested: load()'s threads option, env: threadsEnvironment() at load}
+
   /** @internal use load() */
-  constructor(rt, handle, source) {
+  constructor(rt, handle, source, threads) {
     this.#rt = rt;
     this.#handle = handle;
     this.source = source;
+    this.#threads = threads;
     finalizer?.register(this, { rt, handle }, this);
   }
 
   #live() {
     if (this.#handle === null) throw new FxError('this GraphModule was disposed');
     return this.#handle;
+  }
+
+  /**
+   * The kernels' thread count this model's runs get now: its runtime's (models loaded into one runtime
+   * share it; a later load with another `threads` value may change it).
+   */
+  get threads() {
+    return this.#rt.threads ?? 1;
+  }
+
+  /**
+   * {requested, threads, cores, reason}: the `threads` load() was asked for (null when not given), the
+   * threads the runs get, this machine's cores, and why the two differ — not cross-origin isolated, no
+   * SharedArrayBuffer, the pthreads build did not start, the cap — or what 'auto' became ('' when equal).
+   */
+  get threadInfo() {
+    return threadInfo(this.#threads.requested, this.threads, this.#threads.env);
   }
 
   printTabular() {
@@ -329,13 +350,14 @@ export class GraphModule {
 
   /** A new GraphModule with an empty graph (the same as fxwasm.create()). */
   static async empty() {
-    return GraphModule._empty(await getRuntime());
+    const rt = await getRuntime();
+    return GraphModule._empty(rt, await threadsEnvironment(threadsStartError()));
   }
 
-  /** @internal a new module with an empty graph */
-  static _empty(rt) {
+  /** @internal a new module with an empty graph; `threadsEnv`: threadsEnvironment() */
+  static _empty(rt, threadsEnv) {
     const { handle } = rt.call('fx_new');
-    return new GraphModule(rt, handle, '<new>');
+    return new GraphModule(rt, handle, '<new>', { requested: undefined, env: threadsEnv });
   }
 
   get disposed() {

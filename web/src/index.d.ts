@@ -32,7 +32,11 @@ export function tensor(
   dtype?: DType,
 ): Tensor;
 
-/** Uniform in [-1, 1) for floats, 0..9 for integers, coin flips for bool. */
+/**
+ * A random tensor: standard normal floats (torch.randn's distribution; float16/bfloat16 rounded from it),
+ * integers 0..9, coin flips for bool. With `random` = seededRandom(seed), the same tensors as the CLI's
+ * `run --random --seed N` and the playground's seeded inputs (one generator, inputs in placeholder order).
+ */
 export function randomTensor(shape: number[], dtype?: DType, random?: () => number): Tensor;
 /** A seeded generator of numbers in [0, 1) (mulberry32), e.g. randomTensor's `random`. */
 export function seededRandom(seed: number): () => number;
@@ -255,9 +259,33 @@ export interface RunOptions {
 
 export type RunInputs = RunValue[] | { [name: string]: RunValue };
 
+/** The threads a model's runs get, and why when they are not the ones asked for. */
+export interface ThreadInfo {
+  /** load()'s `threads` option; null when it was not given. */
+  requested: number | 'auto' | null;
+  /** The kernels' thread count the model's runs get (1 where the pthreads build cannot run). */
+  threads: number;
+  /** This machine's cores (navigator.hardwareConcurrency, os.availableParallelism()). */
+  cores: number;
+  /**
+   * '' when `threads` is what was asked; otherwise why: "the page is not cross-origin isolated (it needs
+   * COOP/COEP headers), so no SharedArrayBuffer: one thread", "no SharedArrayBuffer here…", "the pthreads
+   * build did not start (…): one thread", "at most 16 threads", "more threads than the 2 cores here, as
+   * asked"; for 'auto', what it became ("auto: 2 cores, at most 4").
+   */
+  reason: string;
+}
+
 export class GraphModule {
   /** Where the model came from (path, URL, "<bytes>"…). */
   readonly source: string;
+  /**
+   * The kernels' thread count this model's runs get now: its runtime's (models loaded into one runtime
+   * share it; a later load with another `threads` may change it).
+   */
+  readonly threads: number;
+  /** The threads asked for, those the runs get, the cores, and why they differ. */
+  readonly threadInfo: ThreadInfo;
   /** The graph as torch.fx.Graph.print_tabular prints it. */
   printTabular(): string;
   /** The Python source of forward, as GraphModule.code. */
@@ -322,7 +350,8 @@ export interface LoadOptions {
    * Threads for the kernels (GEMM, convolution): a count, or 'auto' (the machine's cores, at most 4).
    * Above 1 the pthreads build (fxwasm-threads.wasm) runs where the environment allows it — Node, and
    * crossOriginIsolated pages — and one thread otherwise. Outputs do not depend on the count. Unset: the
-   * runtime's current setting (1 at first).
+   * runtime's current setting (1 at first). A count above the cores is honoured (and said in
+   * gm.threadInfo.reason); 'auto' never exceeds them. gm.threads / gm.threadInfo say what the runs get.
    */
   threads?: number | 'auto';
 }
@@ -333,6 +362,10 @@ export interface LoadOptions {
  */
 export class WorkerGraphModule {
   readonly source: string;
+  /** The kernels' threads in the worker's runtime (the model's alone). */
+  readonly threads: number;
+  /** As GraphModule.threadInfo, for the worker's runtime. */
+  readonly threadInfo: ThreadInfo;
   printTabular(): Promise<string>;
   /** A Promise of the Python source of forward. */
   readonly code: Promise<string>;

@@ -41,7 +41,9 @@ export function readNpy(bytes, name = '.npy') {
   const itemsize = Number(descr.slice(2));
   const dataStart = start + headerLen;
   if (dataStart + numel * itemsize > bytes.byteLength) fail(`truncated data: ${numel} × ${itemsize} bytes expected`);
-  const copy = bytes.slice(dataStart, dataStart + numel * itemsize);  // aligned, owned
+  // An aligned copy of its own (not bytes.slice: a Node Buffer's slice is a view into a shared pool).
+  const copy = new Uint8Array(numel * itemsize);
+  copy.set(bytes.subarray(dataStart, dataStart + numel * itemsize));
   const Ctor = DTYPE_ARRAYS[dtype];
   return new Tensor(new Ctor(copy.buffer, 0, numel), shape, dtype);
 }

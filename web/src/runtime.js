@@ -137,7 +137,9 @@ function markBroken(rt, why) {
 async function instantiate(threads) {
   if (threads > 1) {
     try {
-      return await startRuntime(threads);
+      const rt = await startRuntime(threads);
+      threadsError = null;
+      return rt;
     } catch (e) {
       threadsError = e && e.message ? e.message : String(e);
     }
@@ -145,7 +147,7 @@ async function instantiate(threads) {
   return startRuntime(1);
 }
 
-let threadsError = null;  // why the pthreads variant did not start, if it did not (for diagnosis)
+let threadsError = null;  // why the pthreads variant did not start, if its last start failed (threadInfo's reason)
 
 async function startRuntime(threads) {
   const wasmUrl = threads > 1 ? THREADS_WASM_URL : WASM_URL;

@@ -1,6 +1,7 @@
 // Tensor: a dense row-major array with a torch dtype name. Data is a TypedArray (BigInt64Array for int64,
 // Uint8Array for bool and uint8, Uint16Array holding the raw bits of float16/bfloat16).
 import { FxError } from './errors.js';
+import { numberToBfloat16, numberToFloat16 } from './half.js';
 
 export const DTYPE_ARRAYS = Object.freeze({
   float32: Float32Array,
@@ -140,10 +141,25 @@ export function seededRandom(seed) {
   };
 }
 
-/** A tensor of uniform random numbers in [-1, 1) (floats), 0..9 (integers) or coin flips (bool), for `run --random`. */
+// Standard normal numbers into `out` (Box–Muller on pairs of draws), as torch.randn's distribution.
+function fillRandn(out, random, encode = (x) => x) {
+  for (let i = 0; i < out.length; i += 2) {
+    const r = Math.sqrt(-2 * Math.log(1 - random()));  // 1 − u is in (0, 1]: log never sees 0
+    const angle = 2 * Math.PI * random();
+    out[i] = encode(r * Math.cos(angle));
+    if (i + 1 < out.length) out[i + 1] = encode(r * Math.sin(angle));
+  }
+}
+
+/**
+ * A random tensor, as PyTorch users expect one: standard normal floats (torch.randn's distribution; float16
+ * and bfloat16 rounded from it), integers 0..9, coin flips for bool. `random` gives numbers in [0, 1):
+ * seededRandom(seed) for the same tensor everywhere — the CLI's `run --random --seed N` and the playground
+ * draw their inputs this way, one generator for all inputs in placeholder order.
+ */
 export function randomTensor(shape, dtype = 'float32', random = Math.random) {
   const Ctor = DTYPE_ARRAYS[dtype];
-  if (!Ctor) throw new FxError(`unknown dtype '${dtype}'`);
+  if (!Ctor) throw new FxError(`unknown dtype '${dtype}' (known: ${Object.keys(DTYPE_ARRAYS).join(', ')})`);
   const n = checkShape(shape);
   const nbytes = n * Ctor.BYTES_PER_ELEMENT;
   const what = `a ${dtype} tensor of shape [${shape.join(', ')}] (${nbytes} bytes)`;
@@ -154,12 +170,11 @@ export function randomTensor(shape, dtype = 'float32', random = Math.random) {
   } catch (e) {
     throw new FxError(`out of memory: ${what} cannot be allocated in JavaScript`, { cause: e });
   }
-  for (let i = 0; i < n; i++) {
-    if (dtype === 'float32' || dtype === 'float64') data[i] = random() * 2 - 1;
-    else if (dtype === 'bool') data[i] = random() < 0.5 ? 1 : 0;
-    else if (Ctor === BigInt64Array) data[i] = BigInt(Math.floor(random() * 10));
-    else if (dtype === 'float16' || dtype === 'bfloat16') data[i] = dtype === 'float16' ? 0x3c00 : 0x3f80;  // 1.0
-    else data[i] = Math.floor(random() * 10);
-  }
+  if (dtype === 'float32' || dtype === 'float64') fillRandn(data, random);
+  else if (dtype === 'float16') fillRandn(data, random, numberToFloat16);
+  else if (dtype === 'bfloat16') fillRandn(data, random, numberToBfloat16);
+  else if (dtype === 'bool') for (let i = 0; i < n; i++) data[i] = random() < 0.5 ? 1 : 0;
+  else if (Ctor === BigInt64Array) for (let i = 0; i < n; i++) data[i] = BigInt(Math.floor(random() * 10));
+  else for (let i = 0; i < n; i++) data[i] = Math.floor(random() * 10);
   return new Tensor(data, shape, dtype);
 }

@@ -57,15 +57,26 @@ export function explainThreads(requested, actual, env) {
   const auto = requested === 'auto' ? `auto: ${env.cores} core${env.cores === 1 ? '' : 's'}, at most ${MAX_AUTO_THREADS}` : '';
   let why = '';
   if (actual < wanted) {
-    if (!env.sab) why = 'no SharedArrayBuffer here, so one thread';
-    else if (!env.node && !env.isolated) why = 'the page is not cross-origin isolated (it needs COOP/COEP headers), so no SharedArrayBuffer: one thread';
+    // A browser gives SharedArrayBuffer only to cross-origin isolated pages (Chromium removes the global).
+    if (!env.node && !env.isolated) why = 'the page is not cross-origin isolated (it needs COOP/COEP headers), so no SharedArrayBuffer: one thread';
+    else if (!env.sab) why = 'no SharedArrayBuffer here, so one thread';
     else if (env.startError) why = `the pthreads build did not start (${env.startError}): one thread`;
     else if (wanted > MAX_THREADS) why = `at most ${MAX_THREADS} threads`;
+    else why = `the runtime was set to ${actual} after this model loaded (a later load or getRuntime with another threads value)`;
   }
   if (requested !== 'auto' && requested > env.cores && actual > env.cores) {
     why = [why, `more threads than the ${env.cores} cores here, as asked`].filter(Boolean).join('; ');
   }
   return [auto, why].filter(Boolean).join('; ');
+}
+
+/**
+ * A model's threads (GraphModule.threadInfo): {requested (the load option: a count, 'auto', or null when
+ * not given), threads (the kernels' thread count its runs get), cores (this machine's), reason (why threads
+ * differs from requested, or what 'auto' became; '' when nothing needs saying)}.
+ */
+export function threadInfo(requested, actual, env) {
+  return { requested: requested ?? null, threads: actual, cores: env.cores, reason: explainThreads(requested, actual, env) };
 }
 
 /** This environment, for explainThreads. */

@@ -44,7 +44,7 @@ const methods = {
     const onProgress = options.progress ? (p) => port.post({ id, progress: p }) : undefined;
     const { allowUnsupported, threads } = options;  // threads: the worker's own runtime picks its build
     gm = await loadHere(unpackSource(source), { onProgress, allowUnsupported, threads });
-    return { source: gm.source };
+    return { source: gm.source, threadInfo: gm.threadInfo };  // the worker's runtime is the model's alone
   },
   async run({ transfer }, inputs, options) {
     return packValue(await model().run(unpackValue(inputs), options), transfer);

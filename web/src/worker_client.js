@@ -157,10 +157,13 @@ const finalizer = typeof FinalizationRegistry === 'function'
 export class WorkerGraphModule {
   #client;
 
+  #threadInfo;
+
   /** @internal use fxwasm.load(source, {worker: true}) */
-  constructor(client, source) {
+  constructor(client, source, threadInfo) {
     this.#client = client;
     this.source = source;
+    this.#threadInfo = threadInfo;
     finalizer?.register(this, client, this);
   }
 
@@ -181,6 +184,12 @@ export class WorkerGraphModule {
         : packValue(inputs, moved);
     return unpackValue(await this.#call('run', [packed, rest], moved ? [...moved] : []));
   }
+
+  /** As GraphModule.threads: the kernels' threads in the worker's runtime (the model's alone). */
+  get threads() { return this.#threadInfo.threads; }
+
+  /** As GraphModule.threadInfo: {requested, threads, cores, reason}, as the worker's runtime started. */
+  get threadInfo() { return { ...this.#threadInfo }; }
 
   printTabular() { return this.#call('printTabular'); }
 
@@ -236,8 +245,8 @@ export async function loadInWorker(source, { onProgress, allowUnsupported = fals
   const client = new Client(await spawn());
   try {
     const options = { allowUnsupported: Boolean(allowUnsupported), threads, progress: typeof onProgress === 'function' };
-    const { source: name } = await client.request('load', [packed.source, options], packed.transfer, onProgress);
-    return new WorkerGraphModule(client, name);
+    const { source: name, threadInfo } = await client.request('load', [packed.source, options], packed.transfer, onProgress);
+    return new WorkerGraphModule(client, name, threadInfo);
   } catch (e) {
     await client.terminate('load failed').catch(() => {});
     throw e;

@@ -65,6 +65,13 @@ async function main(): Promise<void> {
   const wNames: string[] = await w.inputNames;
   const wOut: fxwasm.RunValue = await w.run([a], { transfer: true });
   const wSaved: Uint8Array = await fxwasm.save(w);
+  const threaded = await fxwasm.load('model.fxw', { threads: 'auto' });
+  const tinfo: fxwasm.ThreadInfo = threaded.threadInfo;
+  const n: number = threaded.threads + w.threads;
+  const asked: number | 'auto' | null = tinfo.requested;
+  console.log(n, asked, tinfo.cores, tinfo.reason.length, w.threadInfo.threads);
+  const seeded: Tensor = fxwasm.randomTensor([2, 3], 'float32', fxwasm.seededRandom(0));
+  console.log(seeded.shape);
   await w.dispose();
   console.log(wTable, wCode, wNames, wOut, wSaved.length);
 }

@@ -3,12 +3,10 @@
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { load, FxError, Tensor, writeNpy, writeNpz, profileRuns, groupProfile, chromeTrace } from '../../src/index.js';
-import { table, formatNumber, shapeText, preview, leaves, bytesText, jsonLeaf, jsonArg } from './format.js';
+import { table, formatNumber, shapeText, preview, leaves, bytesText, jsonLeaf, jsonArg, threadsText, threadsJson } from './format.js';
 import { gatherInputs, inputsNote } from './inputs.js';
 import { progress } from './progress.js';
 import { terminalText, terminalJson } from './terminal.js';
-import { getRuntime, threadsStartError } from '../../src/runtime.js';
-import { explainThreads, threadsEnvironment } from '../../src/threads.js';
 
 // Text for the terminal, with any control character from the file shown as an escape (terminal.js).
 const out = (text) => {
@@ -228,7 +226,7 @@ export function runCommand(file, opts) {
     const groups = prof ? groupProfile(prof.profile, modules, opts.group) : null;
     if (opts.json) {
       const json = { outputs: flat.map(([path, v]) => ({ path, ...(v instanceof Tensor ? jsonLeaf(v) : { value: jsonLeaf(v) }) })),
-        inputs: gathered.names.map((name, i) => ({ name, source: gathered.sources[i] })) };
+        inputs: gathered.names.map((name, i) => ({ name, source: gathered.sources[i] })), ...threadsJson(gm.threadInfo) };
       if (opts.seed !== undefined) json.seed = opts.seed;
       if (opts.topk) json.topk = flat.map(([path, v]) => ({ path, classes: topK(v, opts.topk) })).filter((t) => t.classes);
       if (opts.profile) {
@@ -250,6 +248,7 @@ export function runCommand(file, opts) {
       }
     }
     out(`\n${inputsNote(gathered, opts.seed)}`);
+    out(`ran on ${threadsText(gm.threadInfo)}`);
     if (opts.profile) {
       out(`\n${profileTable(prof.profile, opts)}`);
       out(`\n${groupTable(groups, opts.group)}`);
@@ -257,7 +256,7 @@ export function runCommand(file, opts) {
     if (opts.trace) out(`\nwrote ${opts.trace} (Chrome trace: open it in https://ui.perfetto.dev)`);
     if (opts.out) out(`\nwrote ${opts.out}`);
     return 0;
-  });
+  }, { threads: opts.threads });
 }
 
 export function checkCommand(file, opts) {
@@ -270,6 +269,8 @@ export function checkCommand(file, opts) {
     } finally {
       bar.done();
     }
+    const threads = gm.threadInfo;
+    if (opts.json) report = { ...report, ...threadsJson(threads) };
     if (report.status === 'no_reference') {
       if (opts.json) outJson(report);
       else process.stderr.write(terminalText(`fxwasm: ${file} stores no reference inputs/outputs (export with reference=True)\n`));
@@ -280,14 +281,14 @@ export function checkCommand(file, opts) {
       report.outputs.map((o) => [o.path || '(output)', o.expected, formatNumber(o.max_abs), formatNumber(o.max_rel),
         `${o.mismatched}/${o.numel}`, o.pass ? 'ok' : `FAIL${o.message ? `: ${o.message}` : ''}`])));
     out(`check: ${report.status === 'pass' ? 'pass' : 'FAIL'} (rtol ${report.rtol}, atol ${report.atol}${report.equal_nan ? ', NaN equal to NaN' : ''})`);
+    // Said when the threads differ from what was asked (the outputs do not depend on them).
+    if (threads.reason) out(`ran on ${threadsText(threads)}`);
     return report.status === 'pass' ? 0 : 1;
-  });
+  }, { threads: opts.threads });
 }
 
 export function benchCommand(file, opts) {
   return withModel(file, async (gm) => {
-    // The threads the runtime really runs (1 where the pthreads build cannot start).
-    const threads = (await getRuntime()).threads ?? 1;
     const { inputs } = gatherInputs(gm, opts);
     const bar = progress(`bench ${file}`);
     const total = opts.warmup + opts.runs;
@@ -309,18 +310,15 @@ export function benchCommand(file, opts) {
     const sorted = [...times].sort((a, b) => a - b);
     const mid = sorted.length >> 1;
     const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-    const stats = { runs: opts.runs, warmup: opts.warmup, threads, min_ms: sorted[0], median_ms: median,
+    // The threads that ran and, when fewer (or more) than asked, why: said, not silent.
+    const threads = gm.threadInfo;
+    const stats = { runs: opts.runs, warmup: opts.warmup, ...threadsJson(threads), min_ms: sorted[0], median_ms: median,
       max_ms: sorted[sorted.length - 1], mean_ms: times.reduce((a, b) => a + b, 0) / times.length, times_ms: times };
     const memory = gm.runMemory();  // the runtime's tensor arena after the last run
     stats.peak_bytes = memory.peak_bytes;
     stats.arena_bytes = memory.arena_bytes;
-    // The threads that ran and, when fewer (or more) than asked, why: said, not silent.
-    const why = explainThreads(opts.threads, threads, await threadsEnvironment(threadsStartError()));
-    stats.threads_requested = opts.threads;
-    if (why) stats.threads_note = why;
     if (opts.json) { outJson(stats); return 0; }
-    const note = !why ? '' : opts.threads === 'auto' ? ` (${why})` : ` (asked for ${opts.threads}: ${why})`;
-    out(`${file}: ${opts.runs} runs after ${opts.warmup} warm-up, ${threads} thread${threads === 1 ? '' : 's'}${note}`);
+    out(`${file}: ${opts.runs} runs after ${opts.warmup} warm-up, ${threadsText(threads)}`);
     out(`min ${stats.min_ms.toFixed(3)} ms  median ${stats.median_ms.toFixed(3)} ms  max ${stats.max_ms.toFixed(3)} ms`);
     const mb = (b) => (b / 1e6).toFixed(2);
     out(`tensor memory: peak ${mb(stats.peak_bytes)} MB in a run, arena ${mb(stats.arena_bytes)} MB`);

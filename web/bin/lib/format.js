@@ -80,3 +80,19 @@ export function jsonArg(v) {
   if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, jsonArg(x)]));
   return v;
 }
+
+/**
+ * A model's threads (GraphModule.threadInfo) in words: "2 threads", "2 threads (auto: 2 cores, at most 4)",
+ * "1 thread (asked for 2: the pthreads build did not start (…): one thread)", "3 threads (more threads than
+ * the 2 cores here, as asked)".
+ */
+export function threadsText({ requested, threads, reason }) {
+  const n = `${threads} thread${threads === 1 ? '' : 's'}`;
+  if (!reason) return n;
+  return typeof requested === 'number' && requested !== threads ? `${n} (asked for ${requested}: ${reason})` : `${n} (${reason})`;
+}
+
+/** The JSON form of threadInfo the run, check and bench commands print: threads, threads_requested, threads_note. */
+export function threadsJson({ requested, threads, reason }) {
+  return { threads, threads_requested: requested, ...(reason ? { threads_note: reason } : {}) };
+}

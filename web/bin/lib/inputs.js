@@ -51,8 +51,9 @@ function readInputFile(path, name) {
 
 /**
  * Inputs in placeholder order for `gm`, or throws FxError saying what is missing. `sources[i]` says where
- * input i came from: 'npy', 'random' or 'reference' (the file's stored reference inputs). --seed makes
- * --random reproducible (unseeded: Math.random).
+ * input i came from: 'npy', 'random' or 'reference' (the file's stored reference inputs). --random draws
+ * randomTensor's (torch.randn for floats) from one generator in placeholder order; --seed N makes it
+ * seededRandom(N), the same inputs as the API's and the playground's for that seed (unseeded: Math.random).
  */
 export function gatherInputs(gm, { input = [], random = false, seed }) {
   const placeholders = gm.info().inputs;
@@ -98,7 +99,7 @@ export function inputsNote({ sources, names }, seed) {
   const by = (kind) => names.filter((_, i) => sources[i] === kind);
   const parts = [];
   if (by('reference').length) parts.push(`${by('reference').join(', ')} from the file's stored reference inputs`);
-  if (by('random').length) parts.push(`${by('random').join(', ')} random (uniform -1..1, ints 0..9; ${seed === undefined ? 'unseeded: pass --seed N to repeat' : `seed ${seed}`})`);
+  if (by('random').length) parts.push(`${by('random').join(', ')} random (randn for floats, ints 0..9, bools; ${seed === undefined ? 'unseeded: pass --seed N to repeat' : `seed ${seed}`})`);
   if (by('npy').length) parts.push(`${by('npy').join(', ')} from --input`);
   return `inputs: ${parts.join('; ') || 'none'}`;
 }

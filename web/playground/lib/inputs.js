@@ -1,4 +1,6 @@
-// Inputs for the Run button: random tensors shaped like the graph's placeholders.
+// Inputs for the Run button: random tensors shaped like the graph's placeholders, drawn by the package
+// (fxwasm.randomTensor with fxwasm.seededRandom(seed)), so a seed gives the same inputs as the CLI's
+// `run --random --seed N` and the API.
 //
 // Where a shape comes from, in order of preference:
 //   1. the placeholder's meta (shape/dtype recorded by the exporter), or gm.info().inputs;
@@ -6,10 +8,7 @@
 //   3. nothing known: the reference inputs themselves (non-tensor inputs are passed as stored).
 // The note returned with the inputs tells the user which one was used.
 
-import { numberToBfloat16, numberToFloat16 } from './half.js';
-
 const FLOAT_DTYPES = new Set(['float32', 'float64', 'float16', 'bfloat16']);
-const INT_DTYPES = { int8: Int8Array, uint8: Uint8Array, int16: Int16Array, int32: Int32Array };
 
 // Tagged values as the graph JSON decodes them ({$size: [...]}, {$dtype: 'float32'}) or plain.
 const untag = (v, tag) => (v && typeof v === 'object' && tag in v ? v[tag] : v);
@@ -64,65 +63,32 @@ export function inputSpecs(gm, nodes, info) {
   });
 }
 
-/** A seeded generator of uniform numbers in [0, 1) (mulberry32): the same seed gives the same inputs. */
-export function seededRandom(seed) {
-  let a = (Number(seed) >>> 0) || 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-// Standard normal numbers (Box–Muller), as torch.randn draws them.
-function randn(n, rng) {
-  const out = new Float64Array(n);
-  for (let i = 0; i < n; i += 2) {
-    const u = 1 - rng();
-    const v = rng();
-    const r = Math.sqrt(-2 * Math.log(u));
-    out[i] = r * Math.cos(2 * Math.PI * v);
-    if (i + 1 < n) out[i + 1] = r * Math.sin(2 * Math.PI * v);
-  }
-  return out;
-}
-
-// How randomData draws each dtype, in words for the note under the Run button.
+// How randomTensor draws each dtype, in words for the note under the Run button.
 const DRAWS = (dtype) => (FLOAT_DTYPES.has(dtype) ? 'randn' : dtype === 'bool' ? 'random bools' : 'random ints 0..9');
-
-/** A TypedArray of random values for a dtype: normal floats, small ints (0..9), random bools. */
-export function randomData(dtype, count, rng = Math.random) {
-  if (dtype === 'float16') return Uint16Array.from(randn(count, rng), numberToFloat16);
-  if (dtype === 'bfloat16') return Uint16Array.from(randn(count, rng), numberToBfloat16);
-  if (FLOAT_DTYPES.has(dtype)) return dtype === 'float64' ? randn(count, rng) : Float32Array.from(randn(count, rng));
-  if (dtype === 'bool') return Uint8Array.from({ length: count }, () => (rng() < 0.5 ? 1 : 0));
-  if (dtype === 'int64') return BigInt64Array.from({ length: count }, () => BigInt(Math.floor(rng() * 10)));
-  const Ctor = INT_DTYPES[dtype] ?? Int32Array;
-  return Ctor.from({ length: count }, () => Math.floor(rng() * 10));
-}
 
 /**
  * Builds the inputs for one run.
- * @param fxwasm the package (for fxwasm.tensor)
+ * @param fxwasm the package (its randomTensor and seededRandom draw the random inputs)
  * @param options.seed seed for the random inputs (one generator, drawn in placeholder order)
  * @param options.given {name: {value, note}}: inputs chosen by the user (a .npy, an image, the drawing)
  * @returns {{inputs: any[], note: string}}
  */
 export function makeInputs(fxwasm, specs, { seed = 0, given = {} } = {}) {
   const described = [];
-  const rng = seededRandom(seed);
+  const rng = fxwasm.seededRandom(seed);
   const inputs = specs.map((spec) => {
     if (given[spec.name]) {
       described.push(`${spec.name}: ${given[spec.name].note}`);
       return given[spec.name].value;
     }
     if (spec.shape) {
-      const count = spec.shape.reduce((a, b) => a * b, 1);
       described.push(`${spec.name}: ${DRAWS(spec.dtype)} [${spec.shape.join(', ')}] ${spec.dtype}, seed ${seed}` +
         (spec.source === 'reference' ? ' (shape of the stored reference input)' : ''));
-      return makeTensor(fxwasm, randomData(spec.dtype, count, rng), spec.shape, spec.dtype);
+      try {
+        return fxwasm.randomTensor(spec.shape, spec.dtype, rng);
+      } catch (err) {
+        throw new Error(`input '${spec.name}': cannot draw it at random: ${err.message}`, { cause: err });
+      }
     }
     if (spec.source === 'reference-value') {
       described.push(`${spec.name}: the stored reference value`);
@@ -132,9 +98,4 @@ export function makeInputs(fxwasm, specs, { seed = 0, given = {} } = {}) {
       'export the model with example inputs to run it here');
   });
   return { inputs, note: described.length ? `Inputs: ${described.join('; ')}` : 'No inputs.' };
-}
-
-function makeTensor(fxwasm, data, shape, dtype) {
-  // The dtype is explicit: bool and uint8 share Uint8Array, float16 would arrive as float32 otherwise.
-  return fxwasm.tensor(data, shape, dtype);
 }
