@@ -112,7 +112,8 @@ def _export(model, example_inputs, example_kwargs, dynamic_shapes):
         raise ExportError(f"torch.export.export failed{_user_frame(e)}: {type(e).__name__}: {e}") from e
 
 
-def trace(model, example_inputs=None, tracer="symbolic", example_kwargs=None, dynamic_shapes=None):
+def trace(model, example_inputs=None, tracer="symbolic", example_kwargs=None, dynamic_shapes=None,
+          concrete_args=None):
     """(GraphModule, tracer name, source module for the root's type and hyperparameters)."""
     if isinstance(model, torch.export.ExportedProgram):
         return _from_exported(model), "export", None
@@ -120,9 +121,11 @@ def trace(model, example_inputs=None, tracer="symbolic", example_kwargs=None, dy
         return model, "graph", None
     if tracer not in TRACERS:
         raise ExportError(f"unknown tracer {tracer!r}; use one of {', '.join(TRACERS)}")
+    if concrete_args is not None and tracer != "symbolic":
+        raise ExportError(f"concrete_args goes with tracer='symbolic' (got tracer={tracer!r})")
     if tracer == "symbolic":
         try:
-            gm = torch.fx.symbolic_trace(model)
+            gm = torch.fx.symbolic_trace(model, concrete_args=concrete_args)
         except Exception as e:
             raise ExportError(f"torch.fx.symbolic_trace failed{_user_frame(e)}: {type(e).__name__}: {e}\n"
                               "(control flow on inputs cannot be traced symbolically; try tracer='aten' "
@@ -434,7 +437,7 @@ def build_program(gm, tracer, example_inputs=None, reference=True, root_source=N
 
 
 def dumps(model, example_inputs=None, tracer="symbolic", reference=True, tracer_name=None, example_kwargs=None,
-          dynamic_shapes=None, allow_unsupported=False, weights="fp32"):
+          dynamic_shapes=None, allow_unsupported=False, weights="fp32", concrete_args=None):
     """The .fxw bytes of a model, GraphModule or ExportedProgram (see save)."""
     from .quantize import WEIGHTS, quantize_program
     from .support import describe, unsupported_nodes
@@ -444,7 +447,7 @@ def dumps(model, example_inputs=None, tracer="symbolic", reference=True, tracer_
         example_inputs = (example_inputs,)
     if example_inputs is not None:
         example_inputs = tuple(example_inputs)
-    gm, used, root_source = trace(model, example_inputs, tracer, example_kwargs, dynamic_shapes)
+    gm, used, root_source = trace(model, example_inputs, tracer, example_kwargs, dynamic_shapes, concrete_args)
     if not allow_unsupported:
         missing = unsupported_nodes(gm)
         if missing:
@@ -462,18 +465,21 @@ def dumps(model, example_inputs=None, tracer="symbolic", reference=True, tracer_
 
 
 def save(model, path, example_inputs=None, tracer="symbolic", reference=True, example_kwargs=None,
-         dynamic_shapes=None, allow_unsupported=False, weights="fp32"):
+         dynamic_shapes=None, allow_unsupported=False, weights="fp32", concrete_args=None):
     """Write `model` (nn.Module, callable, GraphModule or ExportedProgram) to `path` as .fxw.
 
     tracer: "symbolic" (torch.fx.symbolic_trace), "aten" (make_fx) or "export" (torch.export.export, with
     `example_kwargs` and `dynamic_shapes` passed as torch takes them; the symbols' ranges are kept in the
-    file so the runtime accepts other sizes). A graph with ops the runtime cannot run is refused here,
+    file so the runtime accepts other sizes). concrete_args: as torch.fx.symbolic_trace takes it (arguments
+    specialised to a value; the graph keeps their placeholders and torch's checks of them, so example_inputs
+    and run() give every argument, the specialised ones with their value). A graph with ops the runtime cannot run is refused here,
     naming them, unless `allow_unsupported` (the file then loads for inspection only).
     weights: "fp32", or "fp16" (every float32 tensor stored as float16), "int8" / "int4" (Linear and
     Embedding weights quantized, the other float32 tensors float16): docs/format.md §7. The stored reference
     outputs stay torch's float32 ones."""
     data = dumps(model, example_inputs, tracer, reference, example_kwargs=example_kwargs,
-                 dynamic_shapes=dynamic_shapes, allow_unsupported=allow_unsupported, weights=weights)
+                 dynamic_shapes=dynamic_shapes, allow_unsupported=allow_unsupported, weights=weights,
+                 concrete_args=concrete_args)
     path = os.fspath(path)
     tmp = path + ".tmp"
     with open(tmp, "wb") as f:

@@ -274,6 +274,14 @@ Object assert_op(const OpCall& call) {
   return Object();
 }
 
+// symbolic_trace's check of an argument specialised to None by concrete_args.
+Object assert_is_none_op(const OpCall& call) {
+  static const Schema schema("_assert_is_none(value, msg)");
+  Args a = schema.parse(call);
+  if (!a.is_none(0)) throw FxError("AssertionError: " + (a[1].is_value() ? a[1].value().as_str() : std::string("expected None")));
+  return Object();
+}
+
 // torch.export's range/metadata assertions: nothing to check without symbolic shapes.
 Object noop_op(const OpCall&) { return Object(); }
 
@@ -370,6 +378,7 @@ const OpRow kOps[] = {
     {"builtins.max", "max torch.sym_max", "", max_op},
     {"builtins.min", "min torch.sym_min", "", min_op},
     {"torch._assert", "torch._assert_async aten._assert_async.msg aten._assert_async.default aten._assert_scalar.default torch._check", "", assert_op},
+    {"torch.fx._symbolic_trace._assert_is_none", "", "", assert_is_none_op},
     {"aten.sym_constrain_range_for_size.default", "aten.sym_constrain_range.default aten._assert_tensor_metadata.default torch._check_is_size", "", noop_op},
     {"operator.truth", "", "", truth_op},
     {"operator.not_", "", "", not_op},
