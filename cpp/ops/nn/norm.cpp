@@ -35,6 +35,10 @@ struct BatchNormResult {
 
 BatchNormResult batch_norm_impl(const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& rmean,
                                 const Tensor& rvar, bool training, double eps) {
+  if (input.dim() < 2 && input.numel() == 0) {  // torch returns an empty input as it is, whatever its rank
+    const Tensor none = Tensor::empty({0}, DType::Float32);
+    return {input.clone(), none, none};
+  }
   if (input.dim() < 2) throw FxError("batch_norm: expected an input with at least 2 dims, got " +
                                      shape_to_string(input.shape()));
   Tensor x = float_contiguous(input, "batch_norm");
