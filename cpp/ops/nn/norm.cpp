@@ -120,6 +120,30 @@ Object native_batch_norm_op(const OpCall& call) {
   return Object::tuple({r.out, r.save_mean, r.save_rstd});
 }
 
+// _native_batch_norm_legit(input, weight, bias, running_mean, running_var, training, momentum, eps) and its
+// no_stats overload (no running statistics: batch statistics whatever `training` says).
+Object bn_legit_op(const OpCall& call) {
+  static const Schema full("_native_batch_norm_legit(input, weight, bias, running_mean, running_var, training, "
+                           "momentum, eps)");
+  static const Schema no_stats("_native_batch_norm_legit(input, weight, bias, training, momentum, eps)");
+  const bool has_stats = call.args.size() + call.kwargs.size() >= 8;
+  Args a = (has_stats ? full : no_stats).parse(call);
+  const size_t t = has_stats ? 5 : 3;
+  BatchNormResult r = batch_norm_impl(a.tensor(0), opt_tensor(a, 1), opt_tensor(a, 2),
+                                      has_stats ? opt_tensor(a, 3) : Tensor(), has_stats ? opt_tensor(a, 4) : Tensor(),
+                                      a.boolean(t), a.number(t + 2).as_double());
+  return Object::tuple({r.out, r.save_mean, r.save_rstd});
+}
+
+// _batch_norm_with_update: training batch norm; (out, save_mean, save_rstd, reserve), reserve empty on CPU
+Object bn_with_update_op(const OpCall& call) {
+  static const Schema schema("_batch_norm_with_update(input, weight, bias, running_mean, running_var, momentum, eps)");
+  Args a = schema.parse(call);
+  BatchNormResult r = batch_norm_impl(a.tensor(0), opt_tensor(a, 1), opt_tensor(a, 2), opt_tensor(a, 3),
+                                      opt_tensor(a, 4), true, a.number(6).as_double());
+  return Object::tuple({r.out, r.save_mean, r.save_rstd, Tensor::empty({0}, DType::UInt8)});
+}
+
 Object bn_no_training_op(const OpCall& call) {
   static const Schema schema(
       "_native_batch_norm_legit_no_training(input, weight, bias, running_mean, running_var, momentum, eps)");
@@ -262,6 +286,10 @@ const OpRow kOps[] = {
     {"torch.batch_norm", "aten.batch_norm.default", "", torch_batch_norm_op},
     {"torch.native_batch_norm", "aten.native_batch_norm.default", "", native_batch_norm_op},
     {"aten._native_batch_norm_legit_no_training.default", "", "", bn_no_training_op},
+    {"torch._native_batch_norm_legit", "aten._native_batch_norm_legit.default aten._native_batch_norm_legit.no_stats",
+     "", bn_legit_op},
+    {"aten._batch_norm_with_update.default", "aten._batch_norm_with_update torch._batch_norm_with_update", "",
+     bn_with_update_op},
     {"torch.nn.functional.layer_norm", "torch.layer_norm aten.layer_norm.default", "", f_layer_norm_op},
     {"torch.native_layer_norm", "aten.native_layer_norm.default", "", native_layer_norm_op},
     {"torch.nn.functional.group_norm", "torch.group_norm aten.group_norm.default", "", f_group_norm_op},
