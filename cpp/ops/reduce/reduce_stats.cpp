@@ -266,7 +266,7 @@ const OpRow kOps[] = {
     {"aten.std.correction", "", "", var_correction_op<true>},
     {"torch.logsumexp", "torch.Tensor.logsumexp aten.logsumexp.default torch.special.logsumexp", "logsumexp", logsumexp_op},
     {"torch.norm", "torch.Tensor.norm torch.functional.norm aten.norm.ScalarOpt_dim", "norm", norm_op},
-    {"torch.linalg.vector_norm", "aten.linalg_vector_norm.default", "", vector_norm_op},
+    {"torch.linalg.vector_norm", "torch._C._linalg.linalg_vector_norm aten.linalg_vector_norm.default", "", vector_norm_op},
     {"torch.prod", "torch.Tensor.prod aten.prod.default aten.prod.dim_int", "prod", prod_op},
     {"torch.amax", "torch.Tensor.amax aten.amax.default", "amax", amax_op<true>},
     {"torch.amin", "torch.Tensor.amin aten.amin.default", "amin", amax_op<false>},
