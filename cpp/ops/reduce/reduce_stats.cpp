@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "ops/call_op.h"
 #include "ops/dispatch.h"
 #include "ops/dispatch_order.h"
 #include "ops/nn/nn_util.h"
@@ -165,7 +166,11 @@ Object norm_op(const OpCall& call) {
   if (!a.is_none(5)) throw FxError("norm: out= is not supported");
   double p = 2.0;
   if (a[1].is_value() && a[1].value().kind() == ValueKind::Str) {
-    if (a.str(1) != "fro") throw FxError("norm: only p='fro' and numeric p are supported, got '" + a.str(1) + "'");
+    if (a.str(1) == "nuc") {  // the nuclear norm of the matrices over dim (two dims; the last two by default)
+      Object dims = a.is_none(2) ? Object::list({Object(Value::integer(-2)), Object(Value::integer(-1))}) : a[2];
+      return call_op("torch.linalg.matrix_norm", {a[0], a[1], dims, a[3]});
+    }
+    if (a.str(1) != "fro") throw FxError("norm: only p='fro', 'nuc' and numeric p are supported, got '" + a.str(1) + "'");
   } else if (!a.is_none(1)) {
     p = a.number(1).as_double();
   }
