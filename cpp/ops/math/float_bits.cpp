@@ -20,8 +20,8 @@ Object nextafter_op(const OpCall& call) {
   const DType dt = result_type({a, b});
   if (!dtype_is_floating(dt) || dt == DType::Float16 || dt == DType::BFloat16)
     throw FxError(std::string("\"nextafter_cpu\" not implemented for '") + torch_type_name(dt) + "'");
-  // computed in the exact type: the step is one ulp of float32 for float32
-  return binary_map<false, Compute::Exact>(a, b, dt, "nextafter", [](auto tag) {
+  // computed in the result's own float type: the step is one ulp of float32 for float32
+  return binary_map<false, Compute::Float>(a, b, dt, "nextafter", [](auto tag) {
     using T = decltype(tag);
     return [](T x, T y) -> T {
       if constexpr (std::is_floating_point_v<T>) return std::nextafter(x, y);
@@ -36,21 +36,18 @@ Object frexp_op(const OpCall& call) {
   const Tensor& x = args.tensor(0);
   if (!dtype_is_floating(x.dtype()))
     throw FxError("torch.frexp() only supports floating-point dtypes");
-  Tensor mantissa = unary_map<false, Compute::Float>(x, x.dtype(), "frexp", [](auto tag) {
-    using T = decltype(tag);
-    return [](T v) -> T {
-      int e = 0;
-      return std::frexp(v, &e);
-    };
-  });
-  Tensor exponent = to_dtype(unary_map<false, Compute::Float>(x, x.dtype(), "frexp", [](auto tag) {
-    using T = decltype(tag);
-    return [](T v) -> T {
-      int e = 0;
-      std::frexp(v, &e);
-      return static_cast<T>(e);
-    };
-  }), DType::Int32);
+  // one walk per part: the mantissa, then the exponent (exact in the float type, then int32)
+  auto part = [&](bool exponent) {
+    return unary_map<false, Compute::Float>(x, x.dtype(), "frexp", [exponent](auto tag) {
+      using T = decltype(tag);
+      return [exponent](T v) -> T {
+        int e = 0;
+        const T m = std::frexp(v, &e);
+        return exponent ? static_cast<T>(e) : m;
+      };
+    });
+  };
+  Tensor mantissa = part(false), exponent = to_dtype(part(true), DType::Int32);
   return Object::tuple({Object(mantissa), Object(exponent)});
 }
 

@@ -111,22 +111,28 @@ T polynomial(int kind, T x, int64_t n) {
   }
 }
 
+// One elementwise instantiation serves all twelve: the kind is a run-time value (a switch per element is
+// nothing next to the recurrence, and twelve instantiations of the broadcast walk were ~70 KB natively).
+Object polynomial_call(const OpCall& call, const Schema& schema, int kind) {
+  Args args = schema.parse(call);
+  Operand x = Operand::of(args[0], kNames[kind], "input"), n = Operand::of(args[1], kNames[kind], "n");
+  if (x.is_scalar && n.is_scalar) throw FxError(std::string(kNames[kind]) + "(): expected at least one Tensor");
+  const DType dt = result_type({x, n});
+  return binary_map<false, Compute::Float>(x, n, dtype_is_floating(dt) ? dt : kDefaultFloat, kNames[kind],
+                                           [kind](auto tag) {
+                                             using T = decltype(tag);
+                                             return [kind](T v, T deg) -> T {
+                                               // (torch casts n to int64; out of range is undefined there)
+                                               if (!(std::abs(deg) < T(9.2e18))) return std::numeric_limits<T>::quiet_NaN();
+                                               return polynomial<T>(kind, v, static_cast<int64_t>(deg));
+                                             };
+                                           });
+}
+
 template <int kKind>
 Object polynomial_op(const OpCall& call) {
   static const Schema schema(std::string("special_") + kNames[kKind] + "(input|self|x, n)");
-  Args args = schema.parse(call);
-  Operand x = Operand::of(args[0], kNames[kKind], "input"), n = Operand::of(args[1], kNames[kKind], "n");
-  if (x.is_scalar && n.is_scalar) throw FxError(std::string(kNames[kKind]) + "(): expected at least one Tensor");
-  const DType dt = result_type({x, n});
-  return binary_map<false, Compute::Float>(x, n, dtype_is_floating(dt) ? dt : kDefaultFloat, kNames[kKind],
-                                           [](auto tag) {
-                                             using T = decltype(tag);
-                                             return [](T v, T deg) -> T {
-                                               // (torch casts n to int64; out of range is undefined there)
-                                               if (!(std::abs(deg) < T(9.2e18))) return std::numeric_limits<T>::quiet_NaN();
-                                               return polynomial<T>(kKind, v, static_cast<int64_t>(deg));
-                                             };
-                                           });
+  return polynomial_call(call, schema, kKind);
 }
 
 #define POLY(n)                                                                                            \

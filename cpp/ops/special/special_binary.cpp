@@ -38,21 +38,23 @@ constexpr BinarySpecial kFns[] = {
     {"igammac", "other", special::igammac},
 };
 
+// One elementwise instantiation for all of them (the function is a run-time pointer).
+Object binary_special_call(const OpCall& call, const Schema& schema, const BinarySpecial& f) {
+  Args args = schema.parse(call);
+  Operand a = Operand::of(args[0], f.name, "input"), b = Operand::of(args[1], f.name, "other");
+  if (a.is_scalar && b.is_scalar) throw FxError(std::string(f.name) + "(): expected at least one Tensor");
+  const DType dt = result_type({a, b});
+  const ScalarFn2 fn = f.fn;
+  return binary_map<false, Compute::Float>(a, b, dtype_is_floating(dt) ? dt : kDefaultFloat, f.name, [fn](auto tag) {
+    using T = decltype(tag);
+    return [fn](T x, T y) -> T { return static_cast<T>(fn(static_cast<double>(x), static_cast<double>(y))); };
+  });
+}
+
 template <int K>
 Object binary_special_op(const OpCall& call) {
   static const Schema schema(std::string(kFns[K].name) + "(input|self, " + kFns[K].second + ")");
-  Args args = schema.parse(call);
-  Operand a = Operand::of(args[0], kFns[K].name, "input"), b = Operand::of(args[1], kFns[K].name, "other");
-  if (a.is_scalar && b.is_scalar) throw FxError(std::string(kFns[K].name) + "(): expected at least one Tensor");
-  const DType dt = result_type({a, b});
-  const ScalarFn2 fn = kFns[K].fn;
-  return binary_map<false, Compute::Float>(a, b, dtype_is_floating(dt) ? dt : kDefaultFloat, kFns[K].name,
-                                           [fn](auto tag) {
-                                             using T = decltype(tag);
-                                             return [fn](T x, T y) -> T {
-                                               return static_cast<T>(fn(static_cast<double>(x), static_cast<double>(y)));
-                                             };
-                                           });
+  return binary_special_call(call, schema, kFns[K]);
 }
 
 Tensor polygamma_of(int64_t n, const Tensor& x) {
