@@ -193,4 +193,33 @@ void svd(const double* a, int64_t m, int64_t n, double* s, double* u, double* vt
   }
 }
 
+void symmetric_eigenvalues(const double* a, int64_t n, double* w) {
+  std::vector<double> m(a, a + n * n);
+  for (int sweep = 0; sweep < 60; ++sweep) {
+    double off = 0, diag = 0;
+    for (int64_t p = 0; p < n; ++p)
+      for (int64_t q = 0; q < n; ++q) (p == q ? diag : off) += m[p * n + q] * m[p * n + q];
+    if (off <= 1e-30 * diag || off == 0) break;
+    for (int64_t p = 0; p < n; ++p)
+      for (int64_t q = p + 1; q < n; ++q) {
+        const double apq = m[p * n + q];
+        if (apq == 0) continue;
+        // the rotation that zeroes m[p][q]: tan θ = t, the smaller root of t² + 2τt - 1 = 0
+        const double tau = (m[q * n + q] - m[p * n + p]) / (2 * apq);
+        const double t = std::copysign(1.0, tau) / (std::fabs(tau) + std::sqrt(1 + tau * tau));
+        const double c = 1 / std::sqrt(1 + t * t), s = t * c;
+        for (int64_t k = 0; k < n; ++k) {  // columns p, q
+          const double x = m[k * n + p], y = m[k * n + q];
+          m[k * n + p] = c * x - s * y, m[k * n + q] = s * x + c * y;
+        }
+        for (int64_t k = 0; k < n; ++k) {  // rows p, q
+          const double x = m[p * n + k], y = m[q * n + k];
+          m[p * n + k] = c * x - s * y, m[q * n + k] = s * x + c * y;
+        }
+      }
+  }
+  for (int64_t i = 0; i < n; ++i) w[i] = m[i * n + i];
+  std::sort(w, w + n);
+}
+
 }  // namespace fx::linalg

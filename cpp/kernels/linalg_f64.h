@@ -1,7 +1,7 @@
 // A small dense linear-algebra core in double precision, on row-major matrices given by pointer and sizes:
 // LU with partial pivoting, Cholesky, triangular solves, Householder QR with LAPACK's conventions (so that
-// geqrf's reflectors and tau, and hence Q and R, are the ones torch's LAPACK gives), and singular values
-// by one-sided Jacobi. Ops (ops/linalg/) compute float32 through these and round once, so a float32 result
+// geqrf's reflectors and tau, and hence Q and R, are the ones torch's LAPACK gives), singular values by
+// one-sided Jacobi and symmetric eigenvalues by Jacobi rotations. Ops (ops/linalg/) compute float32 through these and round once, so a float32 result
 // is at least as accurate as torch's own.
 //
 // Written here rather than linked: a LAPACK (or Eigen) build is hundreds of KB of wasm for a handful of
@@ -41,5 +41,8 @@ void apply_householder(const double* a, int64_t rows, int64_t k, int64_t lda, co
 // Singular values of an m×n matrix, descending (min(m, n) of them), by one-sided Jacobi rotations.
 // With u and vt: the thin factors A = U diag(s) Vᵀ, u m×r and vt r×n, r = min(m, n).
 void svd(const double* a, int64_t m, int64_t n, double* s, double* u, double* vt);
+
+// Eigenvalues of a symmetric n×n matrix (the whole matrix is read), ascending, by cyclic Jacobi rotations.
+void symmetric_eigenvalues(const double* a, int64_t n, double* w);
 
 }  // namespace fx::linalg

@@ -59,6 +59,7 @@ Tensor matrix_norm_tensor(const Tensor& x, const Object& ord, std::vector<int64_
   for (int64_t d : perm) perm_objs.push_back(integer(d));
   const Tensor m = call_op("torch.permute", {Object(x), Object::list(perm_objs)}).tensor();
   Tensor r;
+  bool p_done = false;
   if (ord.is_value() && ord.value().kind() == ValueKind::Str) {
     const std::string o = ord.value().as_str();
     if (o == "fro") {
@@ -72,7 +73,15 @@ Tensor matrix_norm_tensor(const Tensor& x, const Object& ord, std::vector<int64_
   } else {
     const double p = to_number(ord).as_double();
     const Object abs = call_op("torch.abs", {Object(m)});
-    if (p == 1 || p == -1) {  // max/min over columns of the column sums
+    // the max-based norms of an empty matrix are 0 (torch); the min-based ones have no identity
+    const bool empty = m.shape()[m.dim() - 1] == 0 || m.shape()[m.dim() - 2] == 0;
+    if (empty && p > 0 && (p == 1 || p == 2 || std::isinf(p))) {
+      Shape shape(m.shape().begin(), m.shape().end() - 2);
+      r = Tensor::zeros(shape, m.dtype());
+      p_done = true;
+    }
+    if (p_done) {
+    } else if (p == 1 || p == -1) {  // max/min over columns of the column sums
       r = call_op(p > 0 ? "torch.amax" : "torch.amin", {call_op("torch.sum", {abs, integer(-2)}), integer(-1)}).tensor();
     } else if (std::isinf(p)) {
       r = call_op(p > 0 ? "torch.amax" : "torch.amin", {call_op("torch.sum", {abs, integer(-1)}), integer(-1)}).tensor();
