@@ -35,14 +35,22 @@ int64_t lu_factor(double* a, int64_t m, int64_t n, int32_t* piv) {
   return info;
 }
 
-void lu_solve(const double* lu, const int32_t* piv, int64_t n, double* b, int64_t k) {
-  for (int64_t i = 0; i < n; ++i) {
+void lu_solve(const double* lu, const int32_t* piv, int64_t n, double* b, int64_t k, bool transpose) {
+  auto swap_rows = [&](int64_t i) {
     const int64_t p = piv[i] - 1;
     if (p != i)
       for (int64_t c = 0; c < k; ++c) std::swap(b[i * k + c], b[p * k + c]);
+  };
+  if (!transpose) {  // L U X = P B
+    for (int64_t i = 0; i < n; ++i) swap_rows(i);
+    triangular_solve(lu, n, false, false, true, b, k);
+    triangular_solve(lu, n, true, false, false, b, k);
+    return;
   }
-  triangular_solve(lu, n, false, false, true, b, k);
-  triangular_solve(lu, n, true, false, false, b, k);
+  // Aᵀ = Uᵀ Lᵀ P: Uᵀ Y = B, Lᵀ Z = Y, X = Pᵀ Z (the swaps undone in reverse order)
+  triangular_solve(lu, n, true, true, false, b, k);
+  triangular_solve(lu, n, false, true, true, b, k);
+  for (int64_t i = n; i-- > 0;) swap_rows(i);
 }
 
 int64_t cholesky(double* a, int64_t n) {
@@ -193,8 +201,12 @@ void svd(const double* a, int64_t m, int64_t n, double* s, double* u, double* vt
   }
 }
 
-void symmetric_eigenvalues(const double* a, int64_t n, double* w) {
-  std::vector<double> m(a, a + n * n);
+void symmetric_eigen(const double* a, int64_t n, double* w, double* vec) {
+  std::vector<double> m(a, a + n * n), v;
+  if (vec) {
+    v.assign(static_cast<size_t>(n * n), 0.0);
+    for (int64_t i = 0; i < n; ++i) v[i * n + i] = 1;
+  }
   for (int sweep = 0; sweep < 60; ++sweep) {
     double off = 0, diag = 0;
     for (int64_t p = 0; p < n; ++p)
@@ -216,10 +228,21 @@ void symmetric_eigenvalues(const double* a, int64_t n, double* w) {
           const double x = m[p * n + k], y = m[q * n + k];
           m[p * n + k] = c * x - s * y, m[q * n + k] = s * x + c * y;
         }
+        if (vec)
+          for (int64_t k = 0; k < n; ++k) {
+            const double x = v[k * n + p], y = v[k * n + q];
+            v[k * n + p] = c * x - s * y, v[k * n + q] = s * x + c * y;
+          }
       }
   }
-  for (int64_t i = 0; i < n; ++i) w[i] = m[i * n + i];
-  std::sort(w, w + n);
+  std::vector<int64_t> order(static_cast<size_t>(n));
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) { return m[x * n + x] < m[y * n + y]; });
+  for (int64_t i = 0; i < n; ++i) {
+    w[i] = m[order[i] * n + order[i]];
+    if (vec)
+      for (int64_t k = 0; k < n; ++k) vec[k * n + i] = v[k * n + order[i]];
+  }
 }
 
 }  // namespace fx::linalg

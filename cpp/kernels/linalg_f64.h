@@ -18,8 +18,8 @@ namespace fx::linalg {
 // with row j (min(m, n) of them). Returns 0, or the 1-based index of the first exactly zero pivot.
 int64_t lu_factor(double* a, int64_t m, int64_t n, int32_t* piv);
 
-// Solves A X = B in place for B (n×k), A n×n given by lu_factor.
-void lu_solve(const double* lu, const int32_t* piv, int64_t n, double* b, int64_t k);
+// Solves A X = B (or Aᵀ X = B) in place for B (n×k), A n×n given by lu_factor.
+void lu_solve(const double* lu, const int32_t* piv, int64_t n, double* b, int64_t k, bool transpose = false);
 
 // A = L Lᵀ for symmetric positive-definite A (n×n): L written to the lower triangle, zeros above. Returns
 // 0, or the 1-based order of the leading minor that is not positive definite (a is then incomplete).
@@ -42,7 +42,8 @@ void apply_householder(const double* a, int64_t rows, int64_t k, int64_t lda, co
 // With u and vt: the thin factors A = U diag(s) Vᵀ, u m×r and vt r×n, r = min(m, n).
 void svd(const double* a, int64_t m, int64_t n, double* s, double* u, double* vt);
 
-// Eigenvalues of a symmetric n×n matrix (the whole matrix is read), ascending, by cyclic Jacobi rotations.
-void symmetric_eigenvalues(const double* a, int64_t n, double* w);
+// Eigenvalues of a symmetric n×n matrix (the whole matrix is read), ascending, by cyclic Jacobi rotations;
+// with v, the eigenvectors as its columns (n×n), in the same order.
+void symmetric_eigen(const double* a, int64_t n, double* w, double* v);
 
 }  // namespace fx::linalg

@@ -282,7 +282,7 @@ Object eigvalsh_op(const OpCall& call) {
   shape.push_back(b.rows);
   Tensor w = Tensor::empty(shape, DType::Float64);
   if (!meta_mode())
-    for (int64_t i = 0; i < b.count; ++i) linalg::symmetric_eigenvalues(b.at(i), b.rows, w.data<double>() + i * b.rows);
+    for (int64_t i = 0; i < b.count; ++i) linalg::symmetric_eigen(b.at(i), b.rows, w.data<double>() + i * b.rows, nullptr);
   return to_dtype(w, a.tensor(0).dtype());
 }
 

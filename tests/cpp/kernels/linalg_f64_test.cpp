@@ -63,6 +63,11 @@ TEST(LinalgF64, SolvesMatchTheirEquations) {
   lu_factor(lu.data(), n, n, piv.data());
   lu_solve(lu.data(), piv.data(), n, x.data(), k);
   expect_close(mul(a, x, n, n, k), b, 1e-12);
+  std::vector<double> at(static_cast<size_t>(n * n)), xt = b;  // Aᵀ X = B from the same factors
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) at[i * n + j] = a[j * n + i];
+  lu_solve(lu.data(), piv.data(), n, xt.data(), k, true);
+  expect_close(mul(at, xt, n, n, k), b, 1e-12);
   // triangular solves, all four forms
   for (bool upper : {false, true})
     for (bool transpose : {false, true}) {
@@ -134,16 +139,29 @@ TEST(LinalgF64, SvdReconstructsWithDescendingValues) {
   }
 }
 
+TEST(LinalgF64, SymmetricEigenVectorsDiagonalise) {
+  const int64_t n = 5;
+  std::vector<double> a = matrix(n, n, 4.0);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < i; ++j) a[j * n + i] = a[i * n + j];
+  std::vector<double> w(static_cast<size_t>(n)), v(static_cast<size_t>(n * n));
+  symmetric_eigen(a.data(), n, w.data(), v.data());
+  std::vector<double> vw = v;  // A V = V diag(w)
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) vw[i * n + j] *= w[j];
+  expect_close(mul(a, v, n, n, n), vw, 1e-12);
+}
+
 TEST(LinalgF64, SymmetricEigenvaluesAscending) {
   // [[2, 1], [1, 2]] has eigenvalues 1 and 3; a diagonal matrix its diagonal, sorted
   const double a[] = {2, 1, 1, 2};
   double w[2];
-  symmetric_eigenvalues(a, 2, w);
+  symmetric_eigen(a, 2, w, nullptr);
   EXPECT_NEAR(w[0], 1.0, 1e-14);
   EXPECT_NEAR(w[1], 3.0, 1e-14);
   const double d[] = {5, 0, 0, 0, -1, 0, 0, 0, 2};
   double e[3];
-  symmetric_eigenvalues(d, 3, e);
+  symmetric_eigen(d, 3, e, nullptr);
   EXPECT_EQ(e[0], -1.0);
   EXPECT_EQ(e[1], 2.0);
   EXPECT_EQ(e[2], 5.0);
