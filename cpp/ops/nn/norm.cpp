@@ -1,8 +1,10 @@
 // Normalisation ops: batch_norm (eval with running stats, or batch stats when training), layer_norm,
 // group_norm, instance_norm, and their aten forms that return (out, mean, rstd) tuples.
 #include <cmath>
+#include <vector>
 
 #include "kernels/norm.h"
+#include "ops/array/view_util.h"
 #include "ops/nn/nn_util.h"
 #include "ops/op_table.h"
 #include "ops/registry.h"
@@ -31,6 +33,8 @@ std::vector<double> channel_values(const Tensor& t, int64_t C, double fill, cons
 
 struct BatchNormResult {
   Tensor out, save_mean, save_rstd;
+  std::vector<double> mean, var;  // the batch statistics (biased variance), when computed
+  int64_t count = 0;              // values per channel behind them
 };
 
 BatchNormResult batch_norm_impl(const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& rmean,
@@ -78,6 +82,7 @@ BatchNormResult batch_norm_impl(const Tensor& input, const Tensor& weight, const
     kb[c] = b[c] - mean[c] * ka[c];
   }
   BatchNormResult r;
+  if (training || !rmean.defined() || !rvar.defined()) r.mean = mean, r.var = var, r.count = N * inner;
   r.out = Tensor::empty(x.shape(), x.dtype());
   dispatch_float(x.dtype(), "batch_norm", [&](auto tag) {
     using T = decltype(tag);
@@ -120,6 +125,27 @@ Object native_batch_norm_op(const OpCall& call) {
   return Object::tuple({r.out, r.save_mean, r.save_rstd});
 }
 
+// The in-place update of the running statistics the aten training forms make:
+// running = momentum · batch + (1 - momentum) · running, with the unbiased batch variance.
+void update_running_stats(const Tensor& rmean, const Tensor& rvar, const BatchNormResult& r, double momentum) {
+  if (meta_mode() || r.mean.empty()) return;
+  const int64_t C = static_cast<int64_t>(r.mean.size());
+  const double unbias = r.count > 1 ? static_cast<double>(r.count) / static_cast<double>(r.count - 1) : 1.0;
+  const Tensor* stats[2] = {&rmean, &rvar};
+  for (int k = 0; k < 2; ++k) {
+    const Tensor& t = *stats[k];
+    if (!t.defined()) continue;
+    if (t.numel() != C) throw FxError("batch_norm: running statistics must have one value per channel");
+    Tensor cur = to_dtype(t, DType::Float64).contiguous();
+    Tensor next = Tensor::empty(t.shape(), DType::Float64);
+    for (int64_t c = 0; c < C; ++c) {
+      const double batch = k == 0 ? r.mean[c] : r.var[c] * unbias;
+      next.data<double>()[c] = momentum * batch + (1 - momentum) * cur.data<double>()[c];
+    }
+    copy_into(t, to_dtype(next, t.dtype()));
+  }
+}
+
 // _native_batch_norm_legit(input, weight, bias, running_mean, running_var, training, momentum, eps) and its
 // no_stats overload (no running statistics: batch statistics whatever `training` says).
 Object bn_legit_op(const OpCall& call) {
@@ -132,15 +158,18 @@ Object bn_legit_op(const OpCall& call) {
   BatchNormResult r = batch_norm_impl(a.tensor(0), opt_tensor(a, 1), opt_tensor(a, 2),
                                       has_stats ? opt_tensor(a, 3) : Tensor(), has_stats ? opt_tensor(a, 4) : Tensor(),
                                       a.boolean(t), a.number(t + 2).as_double());
+  if (has_stats && a.boolean(t)) update_running_stats(a.tensor(3), a.tensor(4), r, a.number(t + 1).as_double());
   return Object::tuple({r.out, r.save_mean, r.save_rstd});
 }
 
-// _batch_norm_with_update: training batch norm; (out, save_mean, save_rstd, reserve), reserve empty on CPU
+// _batch_norm_with_update: training batch norm updating the running statistics in place; (out, save_mean,
+// save_rstd, reserve), reserve empty on CPU
 Object bn_with_update_op(const OpCall& call) {
   static const Schema schema("_batch_norm_with_update(input, weight, bias, running_mean, running_var, momentum, eps)");
   Args a = schema.parse(call);
   BatchNormResult r = batch_norm_impl(a.tensor(0), opt_tensor(a, 1), opt_tensor(a, 2), opt_tensor(a, 3),
                                       opt_tensor(a, 4), true, a.number(6).as_double());
+  update_running_stats(opt_tensor(a, 3), opt_tensor(a, 4), r, a.number(5).as_double());
   return Object::tuple({r.out, r.save_mean, r.save_rstd, Tensor::empty({0}, DType::UInt8)});
 }
 
