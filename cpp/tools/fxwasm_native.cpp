@@ -1,7 +1,7 @@
 // fxwasm_native: the core as a native command, for checking many files quickly (the torchvision zoo,
 // tests/corpus/zoo.py) and for profiling outside the browser.
-//   fxwasm_native check FILE... [--rtol R] [--atol A]
-// prints "PASS <stem> <ms>" or "FAIL <stem>: <why>" per file; exit 0 when all pass, 1 otherwise, 2 on usage.
+//   fxwasm_native check FILE... [--rtol R] [--atol A] [--equal-nan]
+// (--equal-nan: NaN counts equal to NaN, as in tests/python/check_many.mjs) prints "PASS <stem> <ms>" or "FAIL <stem>: <why>" per file; exit 0 when all pass, 1 otherwise, 2 on usage.
 //   fxwasm_native bench FILE [--runs N]
 // loads FILE, runs its reference inputs N times (default 200) and prints the load time and the median and
 // best run times in ms (a native view of the per-run cost, e.g. under perf).
@@ -23,13 +23,13 @@
 
 namespace {
 
-std::string check_file(const std::string& path, double rtol, double atol) {
+std::string check_file(const std::string& path, double rtol, double atol, bool equal_nan) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return "cannot read the file";
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   try {
     auto model = fx::Model::load(bytes.data(), bytes.size(), path);
-    fx::CheckReport report = model->check(rtol, atol);
+    fx::CheckReport report = model->check(rtol, atol, equal_nan);
     if (report.status == fx::CheckStatus::NoReference) return "no reference in file";
     std::string why;
     for (const fx::LeafCheck& c : report.outputs)
@@ -44,7 +44,7 @@ std::string check_file(const std::string& path, double rtol, double atol) {
 }
 
 int usage() {
-  std::cerr << "usage: fxwasm_native check FILE... [--rtol R] [--atol A]\n"
+  std::cerr << "usage: fxwasm_native check FILE... [--rtol R] [--atol A] [--equal-nan]\n"
                "       fxwasm_native bench FILE [--runs N]\n";
   return 2;
 }
@@ -101,10 +101,12 @@ int main(int argc, char** argv) {
   }
   if (argc < 3 || std::string(argv[1]) != "check") return usage();
   double rtol = 1e-4, atol = 1e-5;
+  bool equal_nan = false;
   std::vector<std::string> files;
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     if ((a == "--rtol" || a == "--atol") && i + 1 < argc) (a == "--rtol" ? rtol : atol) = std::atof(argv[++i]);
+    else if (a == "--equal-nan") equal_nan = true;
     else if (a.rfind("--", 0) == 0) return usage();
     else files.push_back(a);
   }
@@ -112,7 +114,7 @@ int main(int argc, char** argv) {
   int failed = 0;
   for (const std::string& f : files) {
     const auto t0 = std::chrono::steady_clock::now();
-    const std::string why = check_file(f, rtol, atol);
+    const std::string why = check_file(f, rtol, atol, equal_nan);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     const std::string stem = std::filesystem::path(f).stem().string();
     if (why.empty()) std::cout << "PASS " << stem << " " << static_cast<long long>(ms) << std::endl;

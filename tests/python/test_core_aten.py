@@ -15,17 +15,12 @@ NOT_SUPPORTED = {
     "aten.avg_pool2d_backward.default": "backward",
     "aten.convolution_backward.default": "backward",
     "aten.embedding_dense_backward.default": "backward",
-    "aten.max_pool2d_with_indices_backward.default": "backward",
     "aten.native_group_norm_backward.default": "backward",
     "aten.native_layer_norm_backward.default": "backward",
     # random numbers: no generator matches torch's stream
     "aten.rand.default": "random", "aten.randn.default": "random", "aten.randperm.default": "random",
     # issue #22: complex tensors and FFT, data-dependent reads
     "aten._fft_c2r.default": "FFT (complex)", "aten._fft_r2c.default": "FFT (complex)",
-    "aten.masked_scatter.default": "data-dependent reads",
-    # training-mode batch norm (batch statistics); eval graphs use _native_batch_norm_legit_no_training
-    "aten._native_batch_norm_legit.default": "training-mode batch norm",
-    "aten._native_batch_norm_legit.no_stats": "training-mode batch norm",
     # out= variants, raw strides, storage offsets: not produced by inference exports
     "aten.atan2.out": "out= variant", "aten.empty_strided.default": "explicit strides",
     "aten.sym_storage_offset.default": "storage offsets",

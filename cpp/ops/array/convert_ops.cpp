@@ -183,7 +183,7 @@ const OpRow kOps[] = {
     {"aten.copy.default", "", "", copy_op},
     {"torch.Tensor.fill_", "aten.fill_.Scalar aten.fill_.Tensor", "fill_", fill_inplace_op},
     {"torch.fill", "aten.fill.Scalar aten.fill.Tensor", "", fill_op},
-    {"torch.Tensor.zero_", "aten.zero_.default", "zero_", zero_inplace_op},
+    {"torch.Tensor.zero_", "torch.zero_ aten.zero_.default", "zero_", zero_inplace_op},
 };
 const OpTable reg_kOps{kOps};
 

@@ -17,15 +17,18 @@
 namespace fx {
 namespace {
 
-// torch takes int64 and (since 2.x) int32 indices; the walks below read int64.
+// torch takes int64 and (since 2.x) int32 indices, and an empty index of any integer dtype; the walks
+// below read int64.
 Tensor index64(const Tensor& index, const std::string& op) {
-  if (index.dtype() == DType::Int32) return to_dtype(index, DType::Int64);
-  if (index.dtype() != DType::Int64) throw FxError(op + "(): Expected dtype int64 for index");
-  return index;
+  if (index.dtype() == DType::Int64) return index;
+  if (index.dtype() == DType::Int32 || (index.numel() == 0 && !dtype_is_floating(index.dtype())))
+    return to_dtype(index, DType::Int64);
+  throw FxError(op + "(): Expected dtype int32/int64 for index");
 }
 
 void check_index(const Tensor& x, int64_t d, const Tensor& index, const Tensor* src, const std::string& op) {
   if (index.dtype() != DType::Int64) throw FxError(op + "(): Expected dtype int64 for index");
+  if (index.numel() == 0) return;  // torch checks no shapes for an empty index
   const int64_t xd = std::max<int64_t>(x.dim(), 1), id = std::max<int64_t>(index.dim(), 1);
   if (id != xd) throw FxError("Index tensor must have the same number of dimensions as " +
                               std::string(op == "gather" ? "input" : "self") + " tensor");
@@ -59,7 +62,7 @@ void walk_impl(const Tensor& x, int64_t d, const Tensor& index, const Shape& oth
     if (j < 0) j += size;
     int64_t xo = x.offset(), oo = other_offset;
     for (int64_t k = 0; k < nd; ++k) {
-      xo += (k == d ? j : pos[k]) * x.strides()[k];
+      if (k < x.dim()) xo += (k == d ? j : pos[k]) * x.strides()[k];  // (a 0-d x has one element)
       oo += pos[k] * other_strides[k];
     }
     f(ctx, xo, oo);

@@ -1,7 +1,7 @@
 // scatter_reduce (sum, prod, mean, amax, amin; include_self) and scatter(..., reduce='add'|'multiply'),
 // out of place and in place. As torch: out starts as input (or, where include_self=False and an index
 // lands, as the first scattered value); mean divides by the count (floor division for integers); amax/amin
-// let NaN win. Integer index tensors must be int64 and of the input's rank.
+// let NaN win. Index tensors must be int64 or int32 (any integer dtype when empty) and of the input's rank.
 #include <cmath>
 #include <type_traits>
 
@@ -28,10 +28,14 @@ Reduce parse_reduce(const std::string& r) {
   throw FxError("reduce argument must be either sum, prod, mean, amax or amin, got " + r);
 }
 
-Tensor scatter_reduce_into(const Tensor& out, int64_t dim, const Tensor& index, const Tensor& src0, Reduce op,
+Tensor scatter_reduce_into(const Tensor& out, int64_t dim, const Tensor& index0, const Tensor& src0, Reduce op,
                            bool include_self, const char* name) {
   const int64_t d = checked_dim(dim, out.dim());
-  if (index.dtype() != DType::Int64) throw FxError(std::string(name) + "(): Expected dtype int64 for index");
+  // int64 or int32 indices, or an empty index of any integer dtype (as torch)
+  if (index0.dtype() != DType::Int64 && index0.dtype() != DType::Int32 &&
+      (index0.numel() != 0 || dtype_is_floating(index0.dtype())))
+    throw FxError(std::string(name) + "(): Expected dtype int32/int64 for index");
+  const Tensor index = to_dtype(index0, DType::Int64);
   if (std::max<int64_t>(index.dim(), 1) != std::max<int64_t>(out.dim(), 1))
     throw FxError("Index tensor must have the same number of dimensions as self tensor");
   for (int64_t k = 0; k < index.dim(); ++k) {

@@ -1,9 +1,11 @@
 // torch.einsum: the equation is parsed (explicit "->" or implicit output, "..." for broadcast dims),
 // operands are contracted left to right, each pair permuted and reshaped into one batched matmul
-// ([batch, M, K] @ [batch, K, N]); labels no later term needs are summed out first.
+// ([batch, M, K] @ [batch, K, N]); labels no later term needs are summed out first. A label repeated
+// within one operand takes its diagonal first.
 #include <algorithm>
 #include <map>
 
+#include "ops/array/view_util.h"
 #include "ops/math/matmul.h"
 #include "ops/nn/nn_util.h"
 #include "ops/registry.h"
@@ -96,6 +98,29 @@ Term contract(Term a, Term b, const Labels& keep) {
   return {view_as_shape(r, shape), labels};
 }
 
+// A label repeated within one operand ("ii->i") selects the diagonal: a view with one dim for the label,
+// whose stride is the sum of the repeated dims' strides.
+Term take_diagonals(Term x) {
+  Shape shape, strides;
+  Labels labels;
+  for (size_t i = 0; i < x.labels.size(); ++i) {
+    const auto at = std::find(labels.begin(), labels.end(), x.labels[i]);
+    if (at == labels.end()) {
+      labels.push_back(x.labels[i]);
+      shape.push_back(x.t.shape()[i]);
+      strides.push_back(x.t.strides()[i]);
+      continue;
+    }
+    const size_t k = static_cast<size_t>(at - labels.begin());
+    if (shape[k] != x.t.shape()[i])
+      throw FxError(std::string("einsum(): subscript ") + x.labels[i] + " is repeated for operand but the sizes don't "
+                    "match, " + std::to_string(shape[k]) + " != " + std::to_string(x.t.shape()[i]));
+    strides[k] += x.t.strides()[i];
+  }
+  if (labels.size() == x.labels.size()) return x;
+  return {make_view(x.t, shape, strides, x.t.offset()), labels};
+}
+
 // Parses one term, expanding "..." to the operand's leftover dims labelled '0', '1', ... (right-aligned).
 Labels parse_term(const std::string& s, int64_t ndim, int64_t& ell_dims) {
   Labels out;
@@ -147,14 +172,8 @@ Object einsum_op(const OpCall& call) {
   std::map<char, int> count;
   for (size_t i = 0; i < ops.size(); ++i) {
     Labels l = parse_term(terms[i], ops[i].dim(), ell_dims);
-    Labels seen;
-    for (char c : l) {
-      if (std::find(seen.begin(), seen.end(), c) != seen.end())
-        throw FxError("einsum(): repeated subscripts within one operand (diagonals) are not supported");
-      seen.push_back(c);
-      ++count[c];
-    }
-    xs.push_back({ops[i], l});
+    for (char c : l) ++count[c];
+    xs.push_back(take_diagonals({ops[i], l}));
   }
   Labels out;
   if (arrow != std::string::npos) {

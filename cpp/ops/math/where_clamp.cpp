@@ -81,14 +81,11 @@ Tensor masked_fill(const Tensor& x, const Tensor& mask, const Object& value) {
   return r;
 }
 
+// Out of place, the result takes the broadcast shape of input and mask (torch expands both).
 Object masked_fill_op(const OpCall& call) {
   static const Schema schema("masked_fill(input|self, mask, value)");
   Args a = schema.parse(call);
-  Tensor r = masked_fill(a.tensor(0), a.tensor(1), a[2]);
-  if (r.shape() != a.tensor(0).shape())
-    throw FxError("masked_fill: mask of shape " + shape_to_string(a.tensor(1).shape()) +
-                  " does not broadcast to the input's shape " + shape_to_string(a.tensor(0).shape()));
-  return r;
+  return masked_fill(a.tensor(0), a.tensor(1), a[2]);
 }
 
 Object masked_fill_inplace_op(const OpCall& call) { return run_inplace(masked_fill_op, call); }

@@ -176,7 +176,8 @@ const OpRegistrar reg_sdpa{OpDef{"torch.nn.functional.scaled_dot_product_attenti
                                  {"torch._C._nn.scaled_dot_product_attention",
                                   "aten.scaled_dot_product_attention.default"},
                                  {}, sdpa_op}};
-const OpRegistrar reg_flash{OpDef{"aten._scaled_dot_product_flash_attention_for_cpu.default", {}, {}, flash_cpu_op}};
+const OpRegistrar reg_flash{OpDef{"aten._scaled_dot_product_flash_attention_for_cpu.default",
+                                  {"aten._scaled_dot_product_flash_attention_for_cpu"}, {}, flash_cpu_op}};
 
 }  // namespace
 }  // namespace fx

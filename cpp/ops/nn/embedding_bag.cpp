@@ -1,7 +1,7 @@
 // embedding_bag: rows of `weight` gathered by 1-d indices and reduced (sum, mean or max) per bag, bags
 // starting at `offsets` (a 2-d input is a batch of equal bags). aten's forms return torch's CPU 4-tuple
-// (output, offset2bag, bag_size, max_indices); F.embedding_bag returns the output only. max_norm
-// (which renormalises the weight in place) is refused.
+// (output, offset2bag, bag_size, max_indices); F.embedding_bag returns the output only. max_norm first
+// renormalises the rows looked up, in the weight itself (as torch).
 #include <cstring>
 #include <limits>
 
@@ -224,8 +224,7 @@ Object f_embedding_bag_op(const OpCall& call) {
   const int64_t m = mode == "sum" ? kSum : mode == "mean" ? kMean : kMax;
   if (m == kMax && a.boolean(5)) throw FxError("max mode does not support scaling the gradient by the frequency");
   if (m == kMax && a.boolean(7)) throw FxError("max mode does not support sparse weights");
-  if (!a.is_none(3))
-    throw FxError("embedding_bag: max_norm is not supported (it renormalises the weight in place)");
+  if (!a.is_none(3)) embedding_renorm(weight, input, a.number(3).as_double(), a.number(4).as_double());
   if (psw.defined() && m != kSum)
     throw FxError("embedding_bag: per_sample_weights was not None. per_sample_weights is only supported for "
                   "mode='sum' (got mode='" + mode + "'). Please open a feature request on GitHub.");

@@ -1,5 +1,5 @@
 // grid_sample: input [N, C, (D,) H, W] read at the normalised coordinates of grid [N, (Dg,) Hg, Wg, 2|3]
-// (x indexes W, y H, z D), by bilinear/trilinear, nearest or bicubic (4-d only) interpolation, with
+// (x indexes W, y H, z D), by bilinear/trilinear, nearest or bicubic/tricubic interpolation, with
 // padding_mode zeros/border/reflection — torch's GridSampler.h formulas. Names: F.grid_sample,
 // torch.grid_sampler / aten.grid_sampler (int modes), aten.grid_sampler_2d / grid_sampler_3d.
 #include <algorithm>
@@ -115,8 +115,34 @@ T bicubic_at(const T* plane, const int64_t* sz, const T* coord, int padding, boo
   return cubic_interp(rows[0], rows[1], rows[2], rows[3], ty);
 }
 
+// Tricubic, the same over the 4x4x4 taps of a [D, H, W] volume (5-d input), with the scalar (5-d) padding
+// formulas: x interpolated first, then y, then z.
+template <typename T>
+T tricubic_at(const T* vol, const int64_t* sz, const T* coord, int padding, bool align) {
+  T f[3], t[3];
+  for (int d = 0; d < 3; ++d) f[d] = std::floor(coord[d]), t[d] = coord[d] - f[d];
+  auto tap = [&](T z, T y, T x) -> T {
+    const int64_t iz = to_index(padded<T, 3>(z, sz[0], padding, align));
+    const int64_t iy = to_index(padded<T, 3>(y, sz[1], padding, align));
+    const int64_t ix = to_index(padded<T, 3>(x, sz[2], padding, align));
+    return iz >= 0 && iz < sz[0] && iy >= 0 && iy < sz[1] && ix >= 0 && ix < sz[2]
+               ? vol[(iz * sz[1] + iy) * sz[2] + ix] : T(0);
+  };
+  T planes[4];
+  for (int k = 0; k < 4; ++k) {
+    const T z = f[0] - 1 + k;
+    T rows[4];
+    for (int i = 0; i < 4; ++i) {
+      const T y = f[1] - 1 + i;
+      rows[i] = cubic_interp(tap(z, y, f[2] - 1), tap(z, y, f[2]), tap(z, y, f[2] + 1), tap(z, y, f[2] + 2), t[2]);
+    }
+    planes[k] = cubic_interp(rows[0], rows[1], rows[2], rows[3], t[1]);
+  }
+  return cubic_interp(planes[0], planes[1], planes[2], planes[3], t[0]);
+}
+
 // Scalar reference kernel. in: packed [N, C, sz[0..S)], grid: packed [N, gs[0..S), S] (coords x, y, z),
-// out: packed [N, C, gs[0..S)]. S is 2 or 3; bicubic only for S == 2.
+// out: packed [N, C, gs[0..S)]. S is 2 or 3.
 template <typename T, int S>
 void grid_sample_kernel(const T* in, const T* grid, T* out, int64_t N, int64_t C, const int64_t* sz,
                         const int64_t* gs, int mode, int padding, bool align) {
@@ -142,6 +168,8 @@ void grid_sample_kernel(const T* in, const T* grid, T* out, int64_t N, int64_t C
         T result = 0;
         if constexpr (S == 2) {
           if (mode == kBicubic) result = bicubic_at(plane, sz, coord, padding, align);
+        } else {
+          if (mode == kBicubic) result = tricubic_at(plane, sz, coord, padding, align);
         }
         if (mode != kBicubic) {
           T src[S];
@@ -205,7 +233,6 @@ Tensor grid_sample_tensor(const Tensor& input, const Tensor& grid, int64_t mode,
                   torch_type_name(grid.dtype()));
   if (mode < 0 || mode > 2) throw FxError("grid_sampler(): invalid interpolation_mode " + std::to_string(mode));
   if (padding < 0 || padding > 2) throw FxError("grid_sampler(): invalid padding_mode " + std::to_string(padding));
-  if (S == 3 && mode == kBicubic) throw FxError("grid_sampler(): bicubic interpolation only supports 4D input");
   const char* name = S == 2 ? "grid_sampler_2d_cpu_kernel_impl" : "grid_sampler3d_cpu";
   if (!dtype_is_floating(input.dtype()))
     throw FxError(std::string("\"") + name + "\" not implemented for '" + torch_type_name(input.dtype()) + "'");

@@ -46,4 +46,8 @@ std::optional<double> opt_double(const Args& a, size_t i);
 // The result in the input's dtype (a float16 input computed in float32 is rounded back once).
 Tensor restore_dtype(const Tensor& out, DType original);
 
+// embedding_renorm_ (ops/nn/embedding.cpp): scales the rows of a 2-d weight named in indices
+// whose norm exceeds max_norm down to it, in place (F.embedding / F.embedding_bag with max_norm).
+void embedding_renorm(const Tensor& weight, const Tensor& indices, double max_norm, double norm_type);
+
 }  // namespace fx

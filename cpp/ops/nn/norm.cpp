@@ -1,8 +1,10 @@
 // Normalisation ops: batch_norm (eval with running stats, or batch stats when training), layer_norm,
 // group_norm, instance_norm, and their aten forms that return (out, mean, rstd) tuples.
 #include <cmath>
+#include <vector>
 
 #include "kernels/norm.h"
+#include "ops/array/view_util.h"
 #include "ops/nn/nn_util.h"
 #include "ops/op_table.h"
 #include "ops/registry.h"
@@ -31,10 +33,16 @@ std::vector<double> channel_values(const Tensor& t, int64_t C, double fill, cons
 
 struct BatchNormResult {
   Tensor out, save_mean, save_rstd;
+  std::vector<double> mean, var;  // the batch statistics (biased variance), when computed
+  int64_t count = 0;              // values per channel behind them
 };
 
 BatchNormResult batch_norm_impl(const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& rmean,
                                 const Tensor& rvar, bool training, double eps) {
+  if (input.dim() < 2 && input.numel() == 0) {  // torch returns an empty input as it is, whatever its rank
+    const Tensor none = Tensor::empty({0}, DType::Float32);
+    return {input.clone(), none, none};
+  }
   if (input.dim() < 2) throw FxError("batch_norm: expected an input with at least 2 dims, got " +
                                      shape_to_string(input.shape()));
   Tensor x = float_contiguous(input, "batch_norm");
@@ -74,6 +82,7 @@ BatchNormResult batch_norm_impl(const Tensor& input, const Tensor& weight, const
     kb[c] = b[c] - mean[c] * ka[c];
   }
   BatchNormResult r;
+  if (training || !rmean.defined() || !rvar.defined()) r.mean = mean, r.var = var, r.count = N * inner;
   r.out = Tensor::empty(x.shape(), x.dtype());
   dispatch_float(x.dtype(), "batch_norm", [&](auto tag) {
     using T = decltype(tag);
@@ -114,6 +123,54 @@ Object native_batch_norm_op(const OpCall& call) {
   BatchNormResult r = batch_norm_impl(a.tensor(0), opt_tensor(a, 1), opt_tensor(a, 2), opt_tensor(a, 3),
                                       opt_tensor(a, 4), a.boolean(5), a.number(7).as_double());
   return Object::tuple({r.out, r.save_mean, r.save_rstd});
+}
+
+// The in-place update of the running statistics the aten training forms make:
+// running = momentum · batch + (1 - momentum) · running, with the unbiased batch variance.
+void update_running_stats(const Tensor& rmean, const Tensor& rvar, const BatchNormResult& r, double momentum) {
+  if (meta_mode() || r.mean.empty()) return;
+  const int64_t C = static_cast<int64_t>(r.mean.size());
+  const double unbias = r.count > 1 ? static_cast<double>(r.count) / static_cast<double>(r.count - 1) : 1.0;
+  const Tensor* stats[2] = {&rmean, &rvar};
+  for (int k = 0; k < 2; ++k) {
+    const Tensor& t = *stats[k];
+    if (!t.defined()) continue;
+    if (t.numel() != C) throw FxError("batch_norm: running statistics must have one value per channel");
+    Tensor cur = to_dtype(t, DType::Float64).contiguous();
+    Tensor next = Tensor::empty(t.shape(), DType::Float64);
+    for (int64_t c = 0; c < C; ++c) {
+      const double batch = k == 0 ? r.mean[c] : r.var[c] * unbias;
+      next.data<double>()[c] = momentum * batch + (1 - momentum) * cur.data<double>()[c];
+    }
+    copy_into(t, to_dtype(next, t.dtype()));
+  }
+}
+
+// _native_batch_norm_legit(input, weight, bias, running_mean, running_var, training, momentum, eps) and its
+// no_stats overload (no running statistics: batch statistics whatever `training` says).
+Object bn_legit_op(const OpCall& call) {
+  static const Schema full("_native_batch_norm_legit(input, weight, bias, running_mean, running_var, training, "
+                           "momentum, eps)");
+  static const Schema no_stats("_native_batch_norm_legit(input, weight, bias, training, momentum, eps)");
+  const bool has_stats = call.args.size() + call.kwargs.size() >= 8;
+  Args a = (has_stats ? full : no_stats).parse(call);
+  const size_t t = has_stats ? 5 : 3;
+  BatchNormResult r = batch_norm_impl(a.tensor(0), opt_tensor(a, 1), opt_tensor(a, 2),
+                                      has_stats ? opt_tensor(a, 3) : Tensor(), has_stats ? opt_tensor(a, 4) : Tensor(),
+                                      a.boolean(t), a.number(t + 2).as_double());
+  if (has_stats && a.boolean(t)) update_running_stats(a.tensor(3), a.tensor(4), r, a.number(t + 1).as_double());
+  return Object::tuple({r.out, r.save_mean, r.save_rstd});
+}
+
+// _batch_norm_with_update: training batch norm updating the running statistics in place; (out, save_mean,
+// save_rstd, reserve), reserve empty on CPU
+Object bn_with_update_op(const OpCall& call) {
+  static const Schema schema("_batch_norm_with_update(input, weight, bias, running_mean, running_var, momentum, eps)");
+  Args a = schema.parse(call);
+  BatchNormResult r = batch_norm_impl(a.tensor(0), opt_tensor(a, 1), opt_tensor(a, 2), opt_tensor(a, 3),
+                                      opt_tensor(a, 4), true, a.number(6).as_double());
+  update_running_stats(opt_tensor(a, 3), opt_tensor(a, 4), r, a.number(5).as_double());
+  return Object::tuple({r.out, r.save_mean, r.save_rstd, Tensor::empty({0}, DType::UInt8)});
 }
 
 Object bn_no_training_op(const OpCall& call) {
@@ -258,6 +315,10 @@ const OpRow kOps[] = {
     {"torch.batch_norm", "aten.batch_norm.default", "", torch_batch_norm_op},
     {"torch.native_batch_norm", "aten.native_batch_norm.default", "", native_batch_norm_op},
     {"aten._native_batch_norm_legit_no_training.default", "", "", bn_no_training_op},
+    {"torch._native_batch_norm_legit", "aten._native_batch_norm_legit.default aten._native_batch_norm_legit.no_stats",
+     "", bn_legit_op},
+    {"aten._batch_norm_with_update.default", "aten._batch_norm_with_update torch._batch_norm_with_update", "",
+     bn_with_update_op},
     {"torch.nn.functional.layer_norm", "torch.layer_norm aten.layer_norm.default", "", f_layer_norm_op},
     {"torch.native_layer_norm", "aten.native_layer_norm.default", "", native_layer_norm_op},
     {"torch.nn.functional.group_norm", "torch.group_norm aten.group_norm.default", "", f_group_norm_op},

@@ -1,5 +1,8 @@
-// F.pad (constant with negative pads cropping, reflect, replicate, circular) and the aten pad ops.
+// F.pad (negative pads crop, in every mode; constant, reflect, replicate, circular) and the aten pad ops.
 // `pad` lists (before, after) pairs starting from the last dim, as torch does.
+#include <algorithm>
+
+#include "ops/array/view_util.h"
 #include "ops/dispatch.h"
 #include "ops/dispatch_order.h"
 #include "ops/nn/nn_util.h"
@@ -34,19 +37,42 @@ Tensor pad_tensor(const Tensor& x0, const std::vector<int64_t>& pad, PadMode mod
   if (np > x0.dim())
     throw FxError("Padding length should be less than or equal to two times the input dimension but got padding length " +
                   std::to_string(pad.size()) + " and input of dimension " + std::to_string(x0.dim()));
-  Tensor x = x0.contiguous();
+  // Negative padding crops. Reflect and replicate read the source index against the whole input (as torch's
+  // kernels do: pad (-1, 2) reflects about the input's last element); circular wraps around what is left
+  // after the crop (as torch's circular pad does), so crop first and pad with what is positive.
+  std::vector<int64_t> pads = pad;
+  Tensor x = x0;
+  if (mode == PadMode::Circular) {
+    Shape shape = x0.shape();
+    int64_t offset = x0.offset();
+    for (int64_t k = 0; k < np; ++k) {
+      const int64_t d = x0.dim() - 1 - k;
+      const int64_t lo = std::max<int64_t>(-pads[2 * k], 0), hi = std::max<int64_t>(-pads[2 * k + 1], 0);
+      if (lo + hi == 0) continue;
+      if (lo + hi > shape[d])
+        throw FxError("The input size " + std::to_string(shape[d]) + ", plus negative padding " +
+                      std::to_string(pads[2 * k]) + " and " + std::to_string(pads[2 * k + 1]) +
+                      " resulted in a negative output size, which is invalid. Check dimension " + std::to_string(d) +
+                      " of your input.");
+      offset += lo * x0.strides()[d];
+      shape[d] -= lo + hi;
+      pads[2 * k] = std::max<int64_t>(pads[2 * k], 0);
+      pads[2 * k + 1] = std::max<int64_t>(pads[2 * k + 1], 0);
+    }
+    x = make_view(x0, shape, x0.strides(), offset);
+  }
+  x = x.contiguous();
   const int64_t nd = x.dim();
   Shape out_shape = x.shape();
   std::vector<int64_t> before(static_cast<size_t>(nd), 0);
   for (int64_t k = 0; k < np; ++k) {
     const int64_t d = nd - 1 - k;
-    const int64_t b = pad[2 * k], e = pad[2 * k + 1];
+    const int64_t b = pads[2 * k], e = pads[2 * k + 1];
     const int64_t n = x.shape()[d];
     if (mode == PadMode::Reflect && (b >= n || e >= n))
       throw FxError("Argument #4: Padding size should be less than the corresponding input dimension, but got: padding (" +
                     std::to_string(b) + ", " + std::to_string(e) + ") at dimension " + std::to_string(d) +
                     " of input " + shape_to_string(x.shape()));
-    if (mode != PadMode::Constant && (b < 0 || e < 0)) throw FxError("negative padding is only supported in constant mode");
     if (mode == PadMode::Circular && (b > n || e > n))
       throw FxError("Padding value causes wrapping around more than once.");
     if (mode == PadMode::Replicate && n == 0) throw FxError("replicate padding of an empty dim");

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "ops/call_op.h"
 #include "ops/dispatch.h"
 #include "ops/dispatch_order.h"
 #include "ops/nn/nn_util.h"
@@ -165,7 +166,11 @@ Object norm_op(const OpCall& call) {
   if (!a.is_none(5)) throw FxError("norm: out= is not supported");
   double p = 2.0;
   if (a[1].is_value() && a[1].value().kind() == ValueKind::Str) {
-    if (a.str(1) != "fro") throw FxError("norm: only p='fro' and numeric p are supported, got '" + a.str(1) + "'");
+    if (a.str(1) == "nuc") {  // the nuclear norm of the matrices over dim (two dims; the last two by default)
+      Object dims = a.is_none(2) ? Object::list({Object(Value::integer(-2)), Object(Value::integer(-1))}) : a[2];
+      return call_op("torch.linalg.matrix_norm", {a[0], a[1], dims, a[3]});
+    }
+    if (a.str(1) != "fro") throw FxError("norm: only p='fro', 'nuc' and numeric p are supported, got '" + a.str(1) + "'");
   } else if (!a.is_none(1)) {
     p = a.number(1).as_double();
   }
@@ -266,7 +271,7 @@ const OpRow kOps[] = {
     {"aten.std.correction", "", "", var_correction_op<true>},
     {"torch.logsumexp", "torch.Tensor.logsumexp aten.logsumexp.default torch.special.logsumexp", "logsumexp", logsumexp_op},
     {"torch.norm", "torch.Tensor.norm torch.functional.norm aten.norm.ScalarOpt_dim", "norm", norm_op},
-    {"torch.linalg.vector_norm", "aten.linalg_vector_norm.default", "", vector_norm_op},
+    {"torch.linalg.vector_norm", "torch._C._linalg.linalg_vector_norm aten.linalg_vector_norm.default", "", vector_norm_op},
     {"torch.prod", "torch.Tensor.prod aten.prod.default aten.prod.dim_int", "prod", prod_op},
     {"torch.amax", "torch.Tensor.amax aten.amax.default", "amax", amax_op<true>},
     {"torch.amin", "torch.Tensor.amin aten.amin.default", "amin", amax_op<false>},

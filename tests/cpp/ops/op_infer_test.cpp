@@ -34,6 +34,7 @@ using json = nlohmann::json;
 const std::set<std::string> kDataDependent = {
     "torch.Tensor.item",  // a Python number read from the tensor
     "torch.nonzero", "torch.argwhere", "torch.masked_select",  // as many rows/values as true values
+    "torch.functional.unique", "torch.functional.unique_consecutive",  // as many values as distinct ones
 };
 
 // Ops whose result depends on tensor values for some arguments only (torch's meta device cannot do
