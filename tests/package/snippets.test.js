@@ -19,6 +19,7 @@ const CHECKOUT_COMMANDS = [
   [/^npm start$/, 'the set-up of a checkout (scripts/setup.sh playground), measured in the README'],
   [/^npm test$/, 'runs this suite among the others'],
   [/^npm run bench( |$)/, "the benchmark of a checkout (devDependencies: onnxruntime-web, tfjs)"],
+  [/^npm run -s python -- bench\//, "a script of the checkout's benchmark (it reads the models npm run bench wrote)"],
   [/^npm pack$/, 'what this suite does first (helpers.js packProject)'],
   [/^cd \.\.\/my-app && npm install \.\.\/fxwasm\/(\S+)$/, 'what this suite does for every project (the tarball name is checked)'],
 ];
