@@ -351,6 +351,15 @@ def _symbolic_dims(node, ranges=None):
     return dims if dynamic else None
 
 
+def _restore(tensors, before):
+    """Writes back the values `before` held for tensors a run changed in place."""
+    with torch.no_grad():
+        for name, value in before.items():
+            t = tensors[name][1]
+            if t.shape == value.shape and not torch.equal(t, value):
+                t.copy_(value)
+
+
 def build_program(gm, tracer, example_inputs=None, reference=True, root_source=None, example_kwargs=None):
     """(program dict, [(tensor name, tensor)]) for a GraphModule."""
     tensors = _collect_tensors(gm, root_source)
@@ -372,13 +381,23 @@ def build_program(gm, tracer, example_inputs=None, reference=True, root_source=N
         # the reference lists every placeholder's value: the defaults of those left out too
         saved_inputs = [_clone(x) for x in flat] + [p.args[0] for p in placeholders[len(flat):]]
         runner = _ShapeRecorder(gm)
+        # A graph that writes into its buffers (a static KV cache's index_copy_, a step counter's add_,
+        # BatchNorm's running stats in training mode) changes them on every run: the file stores — and the
+        # model keeps — their values from before the reference run, so that a run of the file from its
+        # reference inputs gives the reference outputs, as a run of the model would.
+        before = {name: t.detach().clone() for name, (kind, t) in tensors.items() if kind != "parameter"}
         try:
             with torch.no_grad():
                 outputs = runner.run(*[_clone(x) for x in flat], enable_io_processing=False)
+                # an output may be a buffer the run wrote into (return self.cache): keep what it held now
+                outputs = torch.utils._pytree.tree_map(
+                    lambda x: x.detach().clone() if isinstance(x, torch.Tensor) else x, outputs)
         except ExportError:
             raise
         except Exception as e:
             raise ExportError(f"running the graph on example_inputs failed: {type(e).__name__}: {e}") from e
+        finally:
+            _restore(tensors, before)
         shapes = runner.shapes
         if reference:
             ref = {"inputs": [_encode_reference(x, f"__ref__.in.{i}", ref_tensors)
@@ -447,7 +466,15 @@ def dumps(model, example_inputs=None, tracer="symbolic", reference=True, tracer_
         example_inputs = (example_inputs,)
     if example_inputs is not None:
         example_inputs = tuple(example_inputs)
-    gm, used, root_source = trace(model, example_inputs, tracer, example_kwargs, dynamic_shapes, concrete_args)
+    # Tracers that run the model on real tensors (make_fx, symbolic_trace's eager parts) write into the
+    # buffers of a model that writes into them: they are put back, so that the graph and the model start
+    # from the values the model had.
+    buffers = dict(model.named_buffers()) if isinstance(model, torch.nn.Module) else {}
+    before = {name: b.detach().clone() for name, b in buffers.items()}
+    try:
+        gm, used, root_source = trace(model, example_inputs, tracer, example_kwargs, dynamic_shapes, concrete_args)
+    finally:
+        _restore({name: (None, b) for name, b in buffers.items()}, before)
     if not allow_unsupported:
         missing = unsupported_nodes(gm)
         if missing:
