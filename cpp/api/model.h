@@ -66,6 +66,9 @@ class Model {
   // The runtime is prepared at load, and again after an edit (graph_changed) on the next run.
   Object run(const std::vector<Object>& inputs, Profile* profile = nullptr);
 
+  // Whether the graph the runtime runs writes into a tensor in place (runtime/plan.h mutates_in_place).
+  bool mutates_in_place() { return plan().mutates_in_place(); }
+
   // The runtime's tensor arena after the last run (runtime/plan.h memory()); zeros before any run.
   BufferPool::Stats run_memory() const;
 

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "api/resident.h"
 #include "serialize/json_parse.h"
 #include "serialize/limits.h"
 #include "support/error.h"
@@ -219,6 +220,7 @@ ojson object_to_wire(const Object& o, std::vector<Tensor>& keep) {
 WireBlocks own_wire_blocks(const double* ptrs, size_t n) {
   WireBlocks blocks;
   for (size_t i = 0; i < n; ++i) {
+    if (ptrs[i] < 0) continue;  // a resident tensor's id (api/resident.h): not a block
     void* p = reinterpret_cast<void*>(static_cast<uintptr_t>(ptrs[i]));
     std::shared_ptr<void> owner(p, [](void* q) { std::free(q); });  // frees p itself if this throws
     blocks.emplace(reinterpret_cast<uintptr_t>(p), std::move(owner));
@@ -242,37 +244,52 @@ std::vector<Object> tensors_from_descriptor(const double* d, size_t size, size_t
     const auto nbytes = static_cast<size_t>(next());
     Shape shape(ndim);
     for (size_t k = 0; k < ndim; ++k) shape[k] = static_cast<int64_t>(next());
+    if (d[i] < 0) {
+      const Tensor& t = resident_tensors().get(static_cast<int64_t>(-d[i]));
+      FX_CHECK(t.dtype() == dtype && t.shape() == shape,
+               "input tensor: resident tensor " + std::to_string(static_cast<int64_t>(-d[i])) + " is " +
+                   dtype_name(t.dtype()) + " " + shape_text(t.shape()) + ", described as " + dtype_name(dtype) +
+                   " " + shape_text(shape));
+      args.emplace_back(t);
+      continue;
+    }
     args.emplace_back(tensor_from_parts(dtype, shape, static_cast<uintptr_t>(d[i]), nbytes, &blocks));
   }
   return args;
 }
 
 namespace {
-void describe_tensor(const Tensor& t, std::vector<double>& out) {
-  out.push_back(static_cast<double>(static_cast<int>(t.dtype())));
-  out.push_back(static_cast<double>(t.shape().size()));
-  out.push_back(t.numel() ? static_cast<double>(reinterpret_cast<uintptr_t>(t.raw_data())) : 0);
-  out.push_back(static_cast<double>(t.nbytes()));
-  for (int64_t s : t.shape()) out.push_back(static_cast<double>(s));
+// Kept for JS to copy out (contiguous: one block), or, `resident`, kept in the runtime as it is.
+void describe_tensor(const Tensor& t0, std::vector<Tensor>& keep, bool resident, std::vector<double>& out) {
+  double ptr = 0;
+  const Tensor* t = &t0;
+  if (resident) {
+    ptr = -static_cast<double>(resident_tensors().add(t0));
+  } else {
+    keep.push_back(t0.contiguous());
+    t = &keep.back();
+    if (t->numel()) ptr = static_cast<double>(reinterpret_cast<uintptr_t>(t->raw_data()));
+  }
+  out.push_back(static_cast<double>(static_cast<int>(t->dtype())));
+  out.push_back(static_cast<double>(t->shape().size()));
+  out.push_back(ptr);
+  out.push_back(static_cast<double>(t->nbytes()));
+  for (int64_t s : t->shape()) out.push_back(static_cast<double>(s));
 }
 }  // namespace
 
-bool tensors_to_descriptor(const Object& o, std::vector<Tensor>& keep, std::vector<double>& out) {
+bool tensors_to_descriptor(const Object& o, std::vector<Tensor>& keep, std::vector<double>& out, bool resident) {
   out.clear();
   if (o.kind() == Object::Kind::Tensor) {
-    keep.push_back(o.tensor().contiguous());
     out = {0, 1};
-    describe_tensor(keep.back(), out);
+    describe_tensor(o.tensor(), keep, resident, out);
     return true;
   }
   if (o.kind() != Object::Kind::Tuple && o.kind() != Object::Kind::List) return false;
   for (const Object& x : o.items())
     if (x.kind() != Object::Kind::Tensor) return false;
   out = {1, static_cast<double>(o.items().size())};
-  for (const Object& x : o.items()) {
-    keep.push_back(x.tensor().contiguous());
-    describe_tensor(keep.back(), out);
-  }
+  for (const Object& x : o.items()) describe_tensor(x.tensor(), keep, resident, out);
   return true;
 }
 

@@ -43,13 +43,15 @@ std::vector<Object> inputs_from_wire(const std::string& text, const WireBlocks* 
 
 // The fast form for inputs that are all tensors: `d` (`size` doubles) holds the `n` block pointers,
 // then per input [dtype code (the DType enum's order), ndim, nbytes, dims...]; errors as object_from_wire's.
+// A negative block pointer -id names a resident tensor (api/resident.h), taken as it is.
 constexpr int kWireDTypes = 10;
 std::vector<Object> tensors_from_descriptor(const double* d, size_t size, size_t n, const WireBlocks& blocks);
 
 // The compact reply when `o` is a tensor (kind 0) or a flat tuple/list of tensors (kind 1): `out` becomes
-// [kind, count, per tensor: dtype code, ndim, ptr, nbytes, dims...], tensors kept as by object_to_wire.
-// False (nothing kept) for any other output.
-bool tensors_to_descriptor(const Object& o, std::vector<Tensor>& keep, std::vector<double>& out);
+// [kind, count, per tensor: dtype code, ndim, ptr, nbytes, dims...], tensors kept as by object_to_wire —
+// or, `resident`, added to the resident tensors with ptr = -id. False (nothing kept) for any other output.
+bool tensors_to_descriptor(const Object& o, std::vector<Tensor>& keep, std::vector<double>& out,
+                           bool resident = false);
 
 // Describes `o`; each tensor is made contiguous and appended to `keep`, which must outlive the caller's
 // copy of the bytes the returned ptrs address.

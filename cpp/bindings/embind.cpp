@@ -18,6 +18,7 @@
 
 #include "api/graph_edit.h"
 #include "api/model.h"
+#include "api/resident.h"
 #include "api/supported.h"
 #include "api/wire.h"
 #include "kernels/parallel.h"
@@ -247,16 +248,20 @@ std::string fx_run(int handle, std::string inputs_json, size_t nblocks, bool wit
 // The fast form: `n` inputs, all tensors, described in the scratch's first `size` doubles (api/wire.h);
 // their blocks are taken over, success or not. A tensor or flat tuple/list of tensors answers "#<address>"
 // of the compact reply (kept with the outputs until fx_release_outputs); anything else fx_run's JSON.
-std::string fx_run_tensors(int handle, size_t n, size_t size) {
+// `resident`: the compact reply's tensors stay in the runtime (api/resident.h) instead. A graph that writes
+// in place is given copies of resident inputs: a grown cache shares its block with older views of it.
+std::string fx_run_tensors(int handle, size_t n, size_t size, bool resident) {
   std::string compact;
   // guarded_raw: no JSON document is built on the compact path (all-tensor outputs), only on the other.
   std::string reply = guarded_raw("outputs", [&]() -> std::string {
     const WireBlocks blocks = own_wire_blocks(scratch().data(), n);
     Entry& e = entry(handle);
     std::vector<Object> args = tensors_from_descriptor(scratch().data(), size, n, blocks);
+    for (size_t i = 0; i < n; ++i)
+      if (scratch()[i] < 0 && e.model->mutates_in_place()) args[i] = Object(args[i].tensor().clone());
     const Object out = e.model->run(args, nullptr);
     e.pending_tensors.clear();
-    if (tensors_to_descriptor(out, e.pending_tensors, e.pending_desc)) {
+    if (tensors_to_descriptor(out, e.pending_tensors, e.pending_desc, resident)) {
       compact = "#" + std::to_string(reinterpret_cast<uintptr_t>(e.pending_desc.data()));
       return "null";
     }
@@ -264,6 +269,20 @@ std::string fx_run_tensors(int handle, size_t n, size_t size) {
   });
   return compact.empty() ? reply : compact;
 }
+
+// A resident tensor's bytes for JS to copy: {"ptr","nbytes"} of its contiguous form, valid until the next
+// fx_resident_read.
+std::string fx_resident_read(double id) {
+  static Tensor pending;
+  return guarded([&] {
+    pending = resident_tensors().get(static_cast<int64_t>(id)).contiguous();
+    const double ptr = pending.numel() ? static_cast<double>(reinterpret_cast<uintptr_t>(pending.raw_data())) : 0;
+    return ojson{{"ptr", ptr}, {"nbytes", pending.nbytes()}};
+  });
+}
+
+void fx_resident_free(double id) { resident_tensors().free(static_cast<int64_t>(id)); }
+double fx_resident_count() { return static_cast<double>(resident_tensors().size()); }
 
 // As fx_release, without a reply: after a run's outputs are copied out.
 void fx_release_outputs(int handle) {
@@ -373,6 +392,9 @@ EMSCRIPTEN_BINDINGS(fxwasm) {
   emscripten::function("fx_run", &fx::fx_run);
   emscripten::function("fx_run_tensors", &fx::fx_run_tensors);
   emscripten::function("fx_release_outputs", &fx::fx_release_outputs);
+  emscripten::function("fx_resident_read", &fx::fx_resident_read);
+  emscripten::function("fx_resident_free", &fx::fx_resident_free);
+  emscripten::function("fx_resident_count", &fx::fx_resident_count);
   emscripten::function("fx_scratch", &fx::fx_scratch);
   emscripten::function("fx_alloc_input", &fx::fx_alloc_input);
   emscripten::function("fx_wire_dtypes", &fx::fx_wire_dtypes);

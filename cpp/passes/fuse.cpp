@@ -62,18 +62,6 @@ bool kwargs_within(const Node* n, std::initializer_list<const char*> allowed) {
   return true;
 }
 
-// Whether call_function / call_method `n` runs one of the ops `names` spell (any one spelling of each:
-// the registry maps every alias and method name of an op to the same entry).
-bool is_op(const Node* n, std::initializer_list<const char*> names) {
-  if (n->op() != Op::CallFunction && n->op() != Op::CallMethod) return false;
-  const OpRegistry& ops = OpRegistry::global();
-  const OpDef* def = ops.find(n->op(), n->target());
-  if (!def) return false;
-  for (const char* name : names)
-    if (ops.find_function(name) == def) return true;
-  return false;
-}
-
 // The activation node `n` applies to x, if the epilogue can take it.
 bool activation_of(const GraphModule& gm, const Node* n, const Node* x, FusionActivation& a) {
   if (!unary_on(n, x)) return false;

@@ -1,6 +1,7 @@
 // Graph → graph rewrites over a GraphModule. As torch.fx's PassBase: a pass says whether it changed
 // anything, and the graph is linted before and after it, so a pass never hands on a broken graph.
 #pragma once
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,6 +19,11 @@ class Pass {
   // Whether the rewritten module computes what the original did (a stored reference stays valid).
   virtual bool keeps_semantics() const { return true; }
 };
+
+// Whether call_function / call_method `n` runs one of the ops `names` spell (any one spelling of each:
+// the registry maps every alias and method name of an op to the same entry), so a pass matches torch.relu,
+// F.relu, aten.relu.default and x.relu() alike.
+bool is_op(const Node* n, std::initializer_list<const char*> names);
 
 // Lints, runs, lints again; errors are prefixed "pass '<name>': ".
 bool run_pass(Pass& pass, GraphModule& gm);

@@ -1,6 +1,8 @@
 #include "runtime/plan.h"
 
 #include "passes/fuse.h"
+#include "passes/grow_caches.h"
+#include "passes/mutation.h"
 #include "support/error.h"
 
 namespace fx {
@@ -14,6 +16,8 @@ Plan::Plan(const GraphModule& gm) {
     // written, where that node reports what is wrong when it runs, as it would without the plan.
     lowered_ = gm.copy();
   }
+  GrowCaches().run(*lowered_);
+  mutates_in_place_ = graph_mutates_in_place(*lowered_);
   interpreter_ = std::make_unique<Interpreter>(*lowered_);
   statics_ = std::make_unique<ShapeStaticCache>(*interpreter_);
   // What each fused node stands for in the user's graph, for profiles and messages.
@@ -22,6 +26,7 @@ Plan::Plan(const GraphModule& gm) {
     if (!absorbed || !absorbed->is_sequence()) {
       const Node* mine = gm.graph().find(n->name());
       if (!mine || mine->op() != n->op()) added_.insert(n->name());
+      else if (mine->target() != n->target()) retargeted_[n->name()] = mine->target();  // cat → cat_grow
       continue;
     }
     const Node* head = gm.graph().find(n->name());
@@ -61,6 +66,7 @@ Object Plan::run(const std::vector<Object>& inputs, Profile* profile) const {
     for (NodeProfile& p : profile->nodes) {
       if (added_.count(p.name)) continue;
       auto it = fused_.find(p.name);
+      if (auto r = retargeted_.find(p.name); r != retargeted_.end()) p.target = r->second;
       if (it == fused_.end()) {
         nodes.push_back(std::move(p));
         continue;

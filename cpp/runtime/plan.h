@@ -2,7 +2,7 @@
 // the runtime) and tract (declutter, then codegen) do it:
 //  1. normalise: the passes a user can apply run on the plan's own copy of the graph — epilogue fusion
 //     with Conv2d → BatchNorm2d folded (passes/fuse.h: one matcher, one fold) — so the user's graph is
-//     never changed and no pattern is found twice;
+//     never changed and no pattern is found twice; then caches that grow in place (passes/grow_caches.h);
 //  2. lower: the executor (exec/interpreter.h) binds that graph's ops and leaf modules once and plans the
 //     values' lifetimes; the shape-static cache (runtime/shape_static.h) serves it as a memo.
 // A profile is reported in the user's graph's terms: a node the plan fused into another is listed with
@@ -33,6 +33,9 @@ class Plan {
   BufferPool::Stats memory() const { return interpreter_->memory(); }
   // The normalised graph the executor runs (for tests and tools).
   const GraphModule& lowered() const { return *lowered_; }
+  // Whether the graph writes into a tensor in place (passes/mutation.h): a caller that keeps tensors in the
+  // runtime gives such a graph copies of them, since grown caches share blocks (ops/array/cat_grow.cpp).
+  bool mutates_in_place() const { return mutates_in_place_; }
 
  private:
   std::unique_ptr<GraphModule> lowered_;
@@ -53,6 +56,9 @@ class Plan {
   // Nodes the normalisation added (the get_attr of a fused module's weight, a folded bias): not the user's,
   // so not in a profile.
   std::set<std::string> added_;
+  // Nodes the normalisation gave another target (torch.cat → fxwasm.cat_grow): the user's target.
+  std::map<std::string, std::string> retargeted_;
+  bool mutates_in_place_ = false;
 };
 
 }  // namespace fx

@@ -25,9 +25,6 @@
 
 namespace fx {
 
-// Whether any node writes into a tensor in place (see above).
-bool graph_mutates_in_place(const GraphModule& gm);
-
 // One flag per node of gm's graph, in graph order, for inputs like `inputs` (the interpreter of gm runs
 // meta inference on them). All false when the graph mutates in place or inference fails.
 std::vector<bool> shape_static_nodes(const Interpreter& interp, const GraphModule& gm,

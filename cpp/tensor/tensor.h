@@ -45,6 +45,18 @@ class Storage {
   const std::shared_ptr<const QuantizedWeight>& quantized_source() const { return quantized_; }
   size_t nbytes() const { return nbytes_; }
 
+  // A block laid out for appending along one dim (ops/array/cat_grow.cpp, a KV cache growing by a step):
+  // viewed as a contiguous tensor whose `dim` has room for `capacity` positions, of which the first
+  // `filled` hold values. A view that ends at `filled` may be extended in place; any other (an older,
+  // shorter view of the same block) is copied first, so no value a view shows is ever overwritten.
+  struct Growth {
+    int64_t dim = -1;  // -1: not laid out for appending
+    int64_t capacity = 0;
+    int64_t filled = 0;
+  };
+  Growth& growth() { return growth_; }
+  const Growth& growth() const { return growth_; }
+
  private:
   Storage() = default;
   void materialize() const;  // a quantized storage's first read; a meta storage throws DataDependent
@@ -54,6 +66,7 @@ class Storage {
   std::shared_ptr<BufferPool> pool_;  // set when the block came from a pool (tensor/buffer_pool.h)
   size_t block_bytes_ = 0;            // the block's size in the pool
   std::shared_ptr<const QuantizedWeight> quantized_;  // set for a quantized weight's storage
+  Growth growth_;
 };
 
 class Tensor {

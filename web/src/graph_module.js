@@ -5,6 +5,7 @@ import { Graph } from './graph.js';
 import { encodeValue, decodeValue, encodeTensors, decodeTensors } from './marshal.js';
 import { decodeLiteral, encodeValue as encodeGraphValue } from './graph.js';
 import { Tensor } from './tensor.js';
+import { ResidentTensor } from './resident.js';
 import { getRuntime, threadsStartError } from './runtime.js';
 import { threadInfo, threadsEnvironment } from './threads.js';
 import { stringify } from './json.js';
@@ -24,7 +25,7 @@ const finalizer = typeof FinalizationRegistry === 'function'
   })
   : null;
 
-const PASSES = ['dce', 'constant_fold', 'fold_conv_bn', 'fuse', 'shape_prop'];
+const PASSES = ['dce', 'constant_fold', 'fold_conv_bn', 'fuse', 'grow_caches', 'shape_prop'];
 const TENSOR_KINDS = ['parameter', 'buffer', 'constant'];
 
 export class GraphModule {
@@ -145,7 +146,7 @@ export class GraphModule {
   }
 
   /**
-   * Runs a graph pass in the core: 'dce', 'constant_fold', 'fold_conv_bn', 'fuse' or 'shape_prop' (shape
+   * Runs a graph pass in the core: 'dce', 'constant_fold', 'fold_conv_bn', 'fuse', 'grow_caches' or 'shape_prop' (shape
    * and dtype inference without running kernels, from {inputs} — an array of Tensors, only their shapes
    * and dtypes matter — or from the placeholders' meta shapes). The graph is
    * linted before and after. Returns whether the pass changed anything.
@@ -274,11 +275,11 @@ export class GraphModule {
     let handedOver = false;  // from the run call on, the core owns (and frees) the input blocks
     let reply;
     try {
-      if (!options.profile && ordered.every((x) => x instanceof Tensor)) {
+      if (!options.profile && ordered.every((x) => x instanceof Tensor || x instanceof ResidentTensor)) {
         const size = encodeTensors(rt, ordered, blocks);
         if (size >= 0) {
           handedOver = true;
-          const text = rt.callRaw('fx_run_tensors', handle, ordered.length, size);
+          const text = rt.callRaw('fx_run_tensors', handle, ordered.length, size, !!options.resident);
           if (text.startsWith('#')) {
             try {
               return decodeTensors(rt, Number(text.slice(1)), rt.wireDtypeNames);
@@ -309,8 +310,11 @@ export class GraphModule {
 
   /**
    * Runs the graph once. `inputs`: an array (one per placeholder) or {name: value}. Values are Tensors,
-   * numbers, booleans, null, or arrays/objects of them. Resolves to the output with FX's nesting; with
-   * {profile: true} to {outputs, profile} where profile lists every node with its time in ms.
+   * ResidentTensors, numbers, booleans, null, or arrays/objects of them. Resolves to the output with FX's
+   * nesting; with {profile: true} to {outputs, profile} where profile lists every node with its time in ms.
+   * {resident: true} keeps the output tensors in the runtime as ResidentTensors (when the output is a tensor
+   * or a flat tuple/list of them, whatever its nesting in JS): given back as inputs they are not copied, and
+   * a cache the graph grows with torch.cat is appended to in place — a decoding loop's KV caches.
    */
   async run(inputs, options = {}) {
     return this.runSync(inputs, options);

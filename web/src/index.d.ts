@@ -20,6 +20,26 @@ export class Tensor {
   toString(): string;
 }
 
+/**
+ * A run's output kept in the WebAssembly runtime (run(inputs, {resident: true})): given back as an input it
+ * is not copied, and a cache the graph grows with torch.cat is appended to in place (a decoder's KV caches).
+ * Belongs to the runtime that made it (one per thread count); not available in worker mode.
+ */
+export class ResidentTensor {
+  readonly shape: number[];
+  readonly dtype: DType;
+  /** Number of elements. */
+  readonly size: number;
+  /** Whether dispose() was called. */
+  readonly disposed: boolean;
+  /** The values as a TypedArray (a copy): toTensor().data. */
+  readonly data: TensorData;
+  /** A JS copy of the values. */
+  toTensor(): Tensor;
+  /** Frees the runtime's memory now (garbage collection frees it too, eventually). Twice is harmless. */
+  dispose(): void;
+}
+
 type NestedArray<T> = T | NestedArray<T>[];
 
 /**
@@ -51,7 +71,7 @@ export class FxError extends Error {
 
 /** What a run takes and returns: FX's values with tensors as Tensor. */
 export type RunValue =
-  | Tensor | number | boolean | string | null
+  | Tensor | ResidentTensor | number | boolean | string | null
   | RunValue[]
   | { [key: string]: RunValue };
 
@@ -147,7 +167,7 @@ export class Graph implements Iterable<Node> {
   printTabular(): string;
 }
 
-export type PassName = 'dce' | 'constant_fold' | 'fold_conv_bn' | 'fuse' | 'shape_prop';
+export type PassName = 'dce' | 'constant_fold' | 'fold_conv_bn' | 'fuse' | 'grow_caches' | 'shape_prop';
 
 export interface PatternMatch {
   /** The graph node matched by the pattern's (first) anchor. */
@@ -255,6 +275,11 @@ export interface CheckReport {
 
 export interface RunOptions {
   profile?: boolean;
+  /**
+   * Keep the output tensors in the runtime as ResidentTensors (when the graph's output is a tensor or a
+   * flat tuple/list of them; other outputs come back as Tensors). Not with profile; not in worker mode.
+   */
+  resident?: boolean;
 }
 
 export type RunInputs = RunValue[] | { [name: string]: RunValue };
@@ -320,9 +345,9 @@ export class GraphModule {
   static empty(): Promise<GraphModule>;
   /** Placeholder names, in the order run() takes inputs. */
   readonly inputNames: string[];
-  run(inputs: RunInputs, options?: { profile?: false }): Promise<RunValue>;
+  run(inputs: RunInputs, options?: { profile?: false; resident?: boolean }): Promise<RunValue>;
   run(inputs: RunInputs, options: { profile: true }): Promise<{ outputs: RunValue; profile: ProfileEntry[] }>;
-  runSync(inputs: RunInputs, options?: { profile?: false }): RunValue;
+  runSync(inputs: RunInputs, options?: { profile?: false; resident?: boolean }): RunValue;
   runSync(inputs: RunInputs, options: { profile: true }): { outputs: RunValue; profile: ProfileEntry[] };
   /** The reference inputs/outputs stored in the file, or null. */
   reference(): { inputs: RunValue[]; outputs: RunValue } | null;

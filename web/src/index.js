@@ -8,6 +8,7 @@ import { threadsValueError } from './threads.js';
 
 export { FxError } from './errors.js';
 export { Tensor, tensor, randomTensor, seededRandom } from './tensor.js';
+export { ResidentTensor } from './resident.js';
 export { GraphModule } from './graph_module.js';
 export { WorkerGraphModule } from './worker_client.js';
 export { Graph, Node, FxList, list, float } from './graph.js';

@@ -5,6 +5,7 @@
 // nbytes) and copied out before the core releases them.
 import { FxError } from './errors.js';
 import { Tensor, DTYPE_ARRAYS } from './tensor.js';
+import { ResidentTensor } from './resident.js';
 
 // How deep run inputs may nest: the core's limit for any value (program/object.h kMaxObjectDepth), checked
 // here first so that a deep or cyclic JS value fails as FxError, not as a JS stack overflow.
@@ -22,6 +23,7 @@ export function checkNesting(value, ancestors, where, what = 'input') {
 
 /** Encodes one input value, copying tensor bytes into the heap; every block is pushed on `blocks`. */
 export function encodeValue(rt, value, blocks, where, ancestors = []) {
+  if (value instanceof ResidentTensor) value.wireId(rt, where), value = value.toTensor();  // JSON form: a copy
   if (value instanceof Tensor) {
     const bytes = value.bytes();
     const ptr = rt.copyInput(bytes);
@@ -75,9 +77,9 @@ export function decodeValue(rt, json) {
 }
 
 /**
- * Writes the fast form of `tensors` (all Tensors) into the run scratch: the block pointers, then per input
- * [dtype code, ndim, nbytes, dims...]. Returns its size in doubles, or -1 (nothing copied) when a dtype has
- * no code. Every block is pushed on `blocks`.
+ * Writes the fast form of `tensors` (Tensors and ResidentTensors) into the run scratch: the block pointers
+ * (-id for a resident tensor: no copy), then per input [dtype code, ndim, nbytes, dims...]. Returns its
+ * size in doubles, or -1 (nothing copied) when a dtype has no code. Every block is pushed on `blocks`.
  */
 export function encodeTensors(rt, tensors, blocks) {
   const codes = rt.wireDtypes;
@@ -86,7 +88,9 @@ export function encodeTensors(rt, tensors, blocks) {
     if (!codes.has(t.dtype)) return -1;
     size += 3 + t.shape.length;
   }
-  const ptrs = tensors.map((t) => {
+  const ids = tensors.map((t, i) => (t instanceof ResidentTensor ? t.wireId(rt, `#${i}`) : 0));
+  const ptrs = tensors.map((t, i) => {
+    if (ids[i]) return -ids[i];
     const ptr = rt.copyInput(t.bytes());
     blocks.push(ptr);
     return ptr;
@@ -97,7 +101,7 @@ export function encodeTensors(rt, tensors, blocks) {
     d[i] = ptrs[i];
     d[at++] = codes.get(t.dtype);
     d[at++] = t.shape.length;
-    d[at++] = t.bytes().byteLength;
+    d[at++] = ids[i] ? 0 : t.bytes().byteLength;
     for (const s of t.shape) d[at++] = s;
   });
   return size;
@@ -118,6 +122,10 @@ export function decodeTensors(rt, address, dtypeNames) {
     const nbytes = d[at + 3];
     const shape = Array.from(d.subarray(at + 4, at + 4 + ndim));
     at += 4 + ndim;
+    if (ptr < 0) {  // kept in the runtime ({resident: true})
+      out.push(new ResidentTensor(rt, -ptr, shape, dtype));
+      continue;
+    }
     const Ctor = DTYPE_ARRAYS[dtype];
     if (!Ctor) throw new FxError(`output has dtype '${dtype}', which JavaScript cannot hold`);
     const bytes = nbytes ? rt.copyOut(ptr, nbytes) : new Uint8Array(0);

@@ -176,6 +176,7 @@ export class WorkerGraphModule {
    * being copied (the caller's tensors are then detached: empty). */
   async run(inputs, options = {}) {
     const { transfer, ...rest } = options;
+    if (rest.resident) throw new FxError('run(): {resident: true} needs the in-thread runtime (load without worker)');
     const moved = transfer ? new Set() : null;
     // Each input on its own, named as in-thread run() names it (#0, or its key).
     const packed = Array.isArray(inputs) ? inputs.map((x, i) => packValue(x, moved, `#${i}`))

@@ -3,6 +3,7 @@
 // Tensor buffers are moved (transferred), not copied, whenever the sender gives them up.
 import { FxError } from './errors.js';
 import { Tensor } from './tensor.js';
+import { ResidentTensor } from './resident.js';
 import { checkNesting } from './marshal.js';
 
 const TENSOR = '__fxwasmTensor__';
@@ -12,6 +13,9 @@ const TENSOR = '__fxwasmTensor__';
  * so it moves instead of being copied (the sender's tensor is then detached).
  */
 export function packValue(value, transfer = null, where = '#0', ancestors = []) {
+  if (value instanceof ResidentTensor) {
+    throw new FxError(`input ${where}: a ResidentTensor lives in an in-thread runtime; a worker's model takes toTensor()`);
+  }
   if (value instanceof Tensor) {
     transfer?.add(value.data.buffer);
     return { [TENSOR]: true, data: value.data, shape: value.shape, dtype: value.dtype };

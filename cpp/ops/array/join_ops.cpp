@@ -16,7 +16,6 @@
 #include "tensor/promote.h"
 
 namespace fx {
-namespace {
 
 std::vector<Tensor> tensor_list(const Object& o, const std::string& op) {
   if (!o.is_sequence()) throw FxError(op + "(): argument 'tensors' must be tuple of Tensors, not " + o.describe());
@@ -28,7 +27,7 @@ std::vector<Tensor> tensor_list(const Object& o, const std::string& op) {
   return out;
 }
 
-Tensor cat(const std::vector<Tensor>& ts, int64_t dim) {
+Tensor cat_tensors(const std::vector<Tensor>& ts, int64_t dim) {
   if (ts.empty()) throw FxError("torch.cat(): expected a non-empty list of Tensors");
   DType dtype = ts[0].dtype();
   for (const Tensor& t : ts) dtype = promote_types(dtype, t.dtype());
@@ -66,10 +65,12 @@ Tensor cat(const std::vector<Tensor>& ts, int64_t dim) {
   return out;
 }
 
+namespace {
+
 Object cat_op(const OpCall& call) {
   static const Schema schema("cat(tensors, dim|axis=0)");
   Args a = schema.parse(call);
-  return cat(tensor_list(a[0], "cat"), a.integer(1));
+  return cat_tensors(tensor_list(a[0], "cat"), a.integer(1));
 }
 
 Tensor unsqueezed(const Tensor& t, int64_t d) {
@@ -90,7 +91,7 @@ Object stack_op(const OpCall& call) {
       throw FxError("stack expects each tensor to be equal size, but got " + shape_to_string(ts[0].shape()) +
                     " at entry 0 and " + shape_to_string(ts[i].shape()) + " at entry " + std::to_string(i));
   for (Tensor& t : ts) t = unsqueezed(t, d);
-  return cat(ts, d);
+  return cat_tensors(ts, d);
 }
 
 // hstack/vstack/dstack: atleast_{1,2,3}d, then cat along dim 0/1, 0, 2.
@@ -108,7 +109,7 @@ Object xstack_op(const OpCall& call) {
     if (kKind == 2 && t.dim() == 2) t = reshape(t, {t.shape()[0], t.shape()[1], 1});
   }
   int64_t dim = kKind == 0 ? (ts[0].dim() == 1 ? 0 : 1) : kKind == 1 ? 0 : 2;
-  return cat(ts, dim);
+  return cat_tensors(ts, dim);
 }
 
 Object repeat_op(const OpCall& call) {

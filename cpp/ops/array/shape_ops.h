@@ -1,6 +1,7 @@
 // Shape and view operations other op files build on (getitem, getattr(x, "T"), in-place writes).
 #pragma once
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "program/object.h"
@@ -19,5 +20,10 @@ Tensor tensor_getitem(const Tensor& x, const Object& index);
 // x[index] = value (operator.setitem), writing through x's storage.
 // accumulate: adds the value at the indexed places (index_put's accumulate=True; repeated indices add up).
 void tensor_setitem(const Tensor& x, const Object& index, const Object& value, bool accumulate = false);
+
+// torch.cat(ts, dim): a new contiguous tensor, with torch's checks, messages and type promotion.
+Tensor cat_tensors(const std::vector<Tensor>& ts, int64_t dim);
+// The `tensors` argument of cat/stack (a tuple or list of tensors); `op` names it in messages.
+std::vector<Tensor> tensor_list(const Object& o, const std::string& op);
 
 }  // namespace fx

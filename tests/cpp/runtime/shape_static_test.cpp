@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "exec/interpreter.h"
+#include "passes/mutation.h"
 
 namespace fx {
 namespace {
