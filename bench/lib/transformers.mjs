@@ -134,6 +134,22 @@ function posTensor(session, pos) {
   return session.tensor({ data: BigInt64Array.of(BigInt(pos)), shape: [1], dtype: 'int64' });
 }
 
+/**
+ * The roofline of a step that streams its weights: GB/s of a plain copy of `bytes` bytes (memmove of a
+ * buffer the size of the fp32 weights, the median of 9), as the machine moves memory.
+ */
+function copyGBs(bytes) {
+  const buf = new Uint8Array(2 * bytes + 64);
+  buf.fill(1);
+  const times = [];
+  for (let i = 0; i < 9; i++) {
+    const t0 = performance.now();
+    buf.copyWithin(bytes + 64, 0, bytes);
+    times.push(performance.now() - t0);
+  }
+  return bytes / median(times) / 1e6;
+}
+
 export async function measureDecode(dir, meta, variants, { rounds = 3, log = () => {} } = {}) {
   const prompts = Object.fromEntries(Object.entries(meta.prompts).map(([n, p]) => {
     const arr = readNpyFile(path.join(dir, p.file));
@@ -182,7 +198,9 @@ export async function measureDecode(dir, meta, variants, { rounds = 3, log = () 
       x.r.past = {};
       for (const n of lens) {
         const ms = median(x.step[n]);
-        x.r.past[n] = { first_token_ms: median(x.prefill[n]), step_ms: ms, tokens_per_s: 1000 / ms };
+        // the weights streamed per token (the step file's bytes) over the step's time
+        x.r.past[n] = { first_token_ms: median(x.prefill[n]), step_ms: ms, tokens_per_s: 1000 / ms,
+          weights_gb_s: x.r.file_bytes / ms / 1e6 };
       }
       x.r.peak_bytes = x.s.step.peakBytes();
     }
@@ -248,7 +266,9 @@ export async function measureTransformers(root, names, variants, opts) {
   const res = { torch: meta.torch, onnxruntime: meta.onnxruntime };
   if (names.includes('decode')) {
     opts.log?.('… decode (transformers)');
-    res.decode = { meta: { ...meta.decoder, sizes: undefined }, variants: await measureDecode(path.join(dir, 'decoder'), meta.decoder, variants, opts) };
+    const decoder = path.join(dir, 'decoder');
+    res.decode = { meta: { ...meta.decoder, sizes: undefined }, variants: await measureDecode(decoder, meta.decoder, variants, opts),
+      copy_gb_s: copyGBs(fs.statSync(fileOf(decoder, 'step', { engine: 'fxwasm', weights: 'fp32' })).size) };
   }
   if (names.includes('encoder')) {
     opts.log?.('… encoder (transformers)');
@@ -273,7 +293,7 @@ export function transformerReport(res, { table, fmtMs, fmtMB, notes }) {
   const ratio = (a, b) => (a != null && b != null ? (a / b).toFixed(2) : '—');
   const label = (id, r) => `${r.engine} ${r.weights} ${r.threads}t`;
   if (res.decode) {
-    const { meta, variants } = res.decode;
+    const { meta, variants, copy_gb_s: copyRate } = res.decode;
     const lens = Object.keys(meta.prompts);
     const rows = Object.entries(variants).map(([id, r]) => {
       const o = r.engine === 'fxwasm' ? counterpart(variants, r) : null;
@@ -282,6 +302,7 @@ export function transformerReport(res, { table, fmtMs, fmtMB, notes }) {
         ...lens.map((n) => cell(r, () => fmtMs(p(n)?.first_token_ms))),
         ...lens.map((n) => cell(r, () => fmtMs(p(n)?.step_ms))),
         ...lens.map((n) => cell(r, () => (p(n) ? p(n).tokens_per_s.toFixed(1) : '—'))),
+        cell(r, () => (p(lens[0]) ? p(lens[0]).weights_gb_s.toFixed(1) : '—')),
         ...lens.map((n) => (o && !r.error && !o.error ? ratio(p(n)?.step_ms, o.past?.[n]?.step_ms) : '—')),
         cell(r, () => r.logits_cosine?.toFixed(5)), cell(r, () => `${r.greedy_same}/${r.greedy_of}`),
         fmtMB(r.peak_bytes)];
@@ -289,9 +310,12 @@ export function transformerReport(res, { table, fmtMs, fmtMB, notes }) {
     out.push(`Decode: GPT-style decoder, ${meta.layers} layers, d=${meta.d}, vocab ${meta.vocab}, ` +
       `${(meta.parameters / 1e6).toFixed(1)}M parameters; a prompt of P tokens (first-token latency), then greedy ` +
       `steps over the KV cache (median ms per token); ratio: fxwasm's step time / ORT's with the same kind of ` +
-      `weights (int4 against ORT's q4) and threads; cosine and greedy: against torch float32`);
+      `weights (int4 against ORT's q4) and threads; cosine and greedy: against torch float32; GB/s: the step ` +
+      `file's bytes per token at P=${lens[0]}, against a plain copy of the fp32 weights' size on this machine: ` +
+      `${copyRate ? copyRate.toFixed(1) : '—'} GB/s (the roofline of a step that streams its weights)`);
     out.push(table(['variant', 'step MB', ...lens.map((n) => `1st token P=${n}`), ...lens.map((n) => `ms/token P=${n}`),
-      ...lens.map((n) => `tok/s P=${n}`), ...lens.map((n) => `fx/ort P=${n}`), 'logits cos', 'greedy', 'run peak MB'], rows));
+      ...lens.map((n) => `tok/s P=${n}`), `GB/s P=${lens[0]}`, ...lens.map((n) => `fx/ort P=${n}`), 'logits cos', 'greedy',
+      'run peak MB'], rows));
   }
   if (res.encoder) {
     const { meta, variants } = res.encoder;
