@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "kernels/gemm_strided.h"
+#include "kernels/parallel.h"
 #include "ops/math/linear_quantized.h"
 #include "ops/dispatch.h"
 #include "ops/nn/nn_util.h"
@@ -95,6 +96,10 @@ const char* torch_name(DType t) {
   }
 }
 
+// One matrix product per batch index. The products are independent, so with several kernel threads they
+// are shared out by batch index (attention's heads: a decoding step's few-row products each stream one
+// head's keys or values, too little to split on its own) — each product computed the same way whatever
+// the split, so results do not depend on the thread count.
 template <typename T>
 void batched(const Tensor& a, const Tensor& b, const Shape& batch, Tensor& out) {
   const int64_t nb = static_cast<int64_t>(batch.size());
@@ -108,16 +113,27 @@ void batched(const Tensor& a, const Tensor& b, const Shape& batch, Tensor& out) 
   T* pc = out.data<T>();
   int64_t count = 1;
   for (int64_t d : batch) count *= d;
-  std::vector<int64_t> idx(static_cast<size_t>(nb), 0);
-  for (int64_t i = 0; i < count; ++i) {
-    int64_t oa = 0, ob = 0;
-    for (int64_t d = 0; d < nb; ++d) oa += idx[d] * sa[d], ob += idx[d] * sb[d];
-    gemm_views<T>(M, N, K, pa + oa, sa[nb], sa[nb + 1], pb + ob, sb[nb], sb[nb + 1], pc + i * M * N, N);
-    for (int64_t d = nb - 1; d >= 0; --d) {
-      if (++idx[d] < batch[d]) break;
-      idx[d] = 0;
+  auto products = [&](size_t i0, size_t i1) {
+    for (size_t i = i0; i < i1; ++i) {
+      int64_t oa = 0, ob = 0, rest = static_cast<int64_t>(i);
+      for (int64_t d = nb - 1; d >= 0; --d) {
+        const int64_t idx = rest % batch[d];
+        rest /= batch[d];
+        oa += idx * sa[d], ob += idx * sb[d];
+      }
+      gemm_views<T>(M, N, K, pa + oa, sa[nb], sa[nb + 1], pb + ob, sb[nb], sb[nb + 1], pc + i * M * N, N);
     }
-  }
+  };
+  const double each = double(M) * double(N) * double(K), each_streamed = double(K) * double(N) * sizeof(T);
+  const bool each_splits = kernels::worth_parallel(each) || kernels::worth_parallel_stream(each_streamed);
+  const int threads = kernels::num_threads();
+  // By batch index when the products are too small to split on their own, or many enough to keep every
+  // thread busy; otherwise each product splits itself (gemm_views).
+  if (count > 1 && threads > 1 && (!each_splits || count >= threads) &&
+      (kernels::worth_parallel(each * double(count)) || kernels::worth_parallel_stream(each_streamed * double(count))))
+    kernels::parallel_for(static_cast<size_t>(count), products, 1);
+  else
+    products(0, static_cast<size_t>(count));
 }
 
 }  // namespace
