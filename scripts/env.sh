@@ -9,4 +9,5 @@ FXWASM_PYTHON="$FXWASM_VENV/bin/python"
 # Emscripten 3.1.6's JS optimizer needs Debian's node modules (acorn).
 export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
 log() { printf '[fxwasm] %s\n' "$*" >&2; }
-file_hash() { sha256sum "$@" | sha256sum | cut -c1-16; }
+# The files' contents (not their paths: a stamp holds in every clone and worktree sharing the cache).
+file_hash() { cat "$@" | sha256sum | cut -c1-16; }
