@@ -2,7 +2,12 @@
 // fxwasm against onnxruntime-web and tfjs-backend-wasm on the same models, weights and inputs, in Node.
 //
 //   npm run bench -- [--models mlp,conv_stack] [--runs N] [--warmup N] [--quick] [--out FILE]
-//                    [--budget S] [--no-export] [--no-threads] [--no-gemm] [--fx-threads N]
+//                    [--budget S] [--no-export] [--no-threads] [--no-gemm] [--fx-threads N] [--browser]
+//
+// --browser: the transformer workloads (--models decode,encoder) also run in headless Chromium on a
+// cross-origin isolated page (bench/lib/browser.mjs), same code, files, variants and rounds, at 1 thread
+// (and fxwasm / ORT at N threads when --fx-threads N is given); their tables follow Node's, then
+// browser/Node per workload: each engine's browser time over its Node time, and how far fx/ort moved.
 //
 // Steps: bench/export_onnx.py writes the models (skipped when up to date); each engine loads each model;
 // warm-up calls (V8 optimises wasm functions only after their first calls); then N timed rounds, the
@@ -21,14 +26,16 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import zlib from 'node:zlib';
 
-import { readNpyFile } from './lib/npy.mjs';
+import { readNpyFile } from './lib/node_io.mjs';
 import { fxwasmEngine, fxwasmThreadsEngine, ortEngine, tfjsEngine, wasmFiles } from './lib/engines.mjs';
 import { compare, Footnotes, fmtErr, fmtMB, fmtMs, median, summarize, table } from './lib/report.mjs';
 import { runGemmBench } from './lib/gemm.mjs';
-import { TRANSFORMER_WORKLOADS, measureTransformers, transformerReport, transformerVariants } from './lib/transformers.mjs';
+import { nodeFiles } from './lib/node_io.mjs';
+import { TRANSFORMER_WORKLOADS, browserNodeReport, measureTransformers, transformerReport, transformerVariants } from './lib/transformers.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CACHE = path.join(ROOT, '.cache', 'bench');
+const TRANSFORMERS = path.join(CACHE, 'transformers');  // bench/export_transformers.py's folder
 const ALL_MODELS = ['elementwise', 'mlp', 'conv_stack', 'decoder_block', 'mobilenet_v2', 'resnet18', ...TRANSFORMER_WORKLOADS];
 
 const { values: argv } = parseArgs({
@@ -45,13 +52,15 @@ const { values: argv } = parseArgs({
     child: { type: 'string' },    // internal: "ort-threads" runs only the multi-threaded ORT, prints JSON
     threads: { type: 'string' },
     'fx-threads': { type: 'string' },  // fxwasm's threaded engine (default 2)
+    browser: { type: 'boolean', default: false },  // the transformer workloads in Chromium too
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
 
 if (argv.help) {
-  console.log(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 11)
-    .map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
+  const lines = fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n');
+  console.log(lines.slice(1, lines.findIndex((l) => l.startsWith('import '))).map((l) => l.replace(/^\/\/ ?/, ''))
+    .join('\n').trim());
   process.exit(0);
 }
 
@@ -72,6 +81,9 @@ function fail(message) {
   console.error(`bench: error: ${message}`);
   process.exit(2);
 }
+
+const transformersAsked = opts.models.some((m) => TRANSFORMER_WORKLOADS.includes(m));
+if (argv.browser && !transformersAsked) fail(`--browser runs the transformer workloads in Chromium: name them in --models (${TRANSFORMER_WORKLOADS.join(', ')})`);
 
 const message = (e) => (e && e.message ? e.message : String(e)).split('\n')[0];
 const log = (...a) => { if (!argv.child) console.log(...a); };
@@ -315,6 +327,19 @@ function printReport(res) {
     out.push(transformerReport(res.transformers, { table, fmtMs, fmtMB, notes }));
     out.push('');
   }
+  if (res.browser?.error) {
+    out.push(`In headless Chromium: ${res.browser.error}`);
+    out.push('');
+  } else if (res.browser) {
+    const env = res.browser.environment;
+    out.push(`In headless Chromium ${env.chromium} (${env.crossOriginIsolated ? 'cross-origin isolated' : 'NOT cross-origin isolated'}, ` +
+      `hardwareConcurrency ${env.hardwareConcurrency}; bench/lib/browser.mjs): the same workloads, files, variants and rounds`);
+    out.push('');
+    out.push(transformerReport(res.browser.transformers, { table, fmtMs, fmtMB, notes }));
+    out.push('');
+    const cmp = browserNodeReport(res.transformers, res.browser.transformers, { table, fmtMs });
+    if (cmp) { out.push(cmp); out.push(''); }
+  }
   const g = res.gemm;
   if (g?.error) out.push(`GEMM 64x784x1024 (f32, SIMD128, 1 thread): ${g.error}`);
   else if (g) {
@@ -339,7 +364,7 @@ async function childMain() {
   const before = osThreads();
   const res = await measureAll([engine]);
   if (transformerNames.length) {
-    res.transformers = await measureTransformers(ROOT, transformerNames,
+    res.transformers = await measureTransformers(nodeFiles(TRANSFORMERS), transformerNames,
       transformerVariants({ fxThreads: [], ortThreads: threads }), { rounds: transformerRounds() });
   }
   // Evidence that ORT really ran workers: Linux lists one task per OS thread.
@@ -362,7 +387,7 @@ async function main() {
   const { init, models } = await measureAll(engines);
   const res = { started, node: process.version, cpus: os.cpus().length, options: opts, init, models };
   if (transformerNames.length) {
-    res.transformers = await measureTransformers(ROOT, transformerNames,
+    res.transformers = await measureTransformers(nodeFiles(TRANSFORMERS), transformerNames,
       transformerVariants({ fxThreads: argv['no-threads'] ? [1] : [1, fxThreads], ortThreads: 1 }),
       { rounds: transformerRounds(), log });
   }
@@ -378,6 +403,20 @@ async function main() {
     }
     for (const w of TRANSFORMER_WORKLOADS) {
       if (res.transformers?.[w] && child.transformers?.[w]) Object.assign(res.transformers[w].variants, child.transformers[w].variants);
+    }
+  }
+  if (argv.browser) {
+    // One thread by default, as for Node's 1-thread tables; with an explicit --fx-threads N, fxwasm at N too
+    // and ORT at N in a second page (ORT reads its thread count once per page).
+    const n = argv['fx-threads'] && !argv['no-threads'] ? fxThreads : null;
+    const pages = [transformerVariants({ fxThreads: n ? [1, n] : [1], ortThreads: 1 }),
+      ...(n ? [transformerVariants({ fxThreads: [], ortThreads: n })] : [])];
+    log('… the transformer workloads in headless Chromium (bench/lib/browser.mjs)');
+    try {
+      const { measureTransformersInBrowser } = await import('./lib/browser.mjs');
+      res.browser = await measureTransformersInBrowser(ROOT, transformerNames, pages, { rounds: transformerRounds(), log });
+    } catch (e) {
+      res.browser = { error: message(e) };
     }
   }
   if (!argv['no-gemm']) {

@@ -6,7 +6,7 @@
 //   builder(tf, model) -> { forward: () => tf.Tensor, toTorchLayout(data) -> typed array, dispose() }
 import path from 'node:path';
 
-import { readNpyFile } from './npy.mjs';
+import { readNpyFile } from './node_io.mjs';
 
 function weight(tf, model, key) {
   const entry = model.meta.weights[key];

@@ -11,10 +11,14 @@
 //   32-token prompt against torch float32, and how many of torch's 64 greedy tokens it reproduces before the
 //   first difference.
 // encoder: a BertModel with mean pooling at seq 128; the median time of a call; the cosine of the embedding.
-import fs from 'node:fs';
-import path from 'node:path';
-
-import { readNpyFile } from './npy.mjs';
+//
+// One measuring code path for Node and the browser: this module imports no node: module. Files come
+// through an I/O adapter, `io = { bytes(name) -> Promise<Uint8Array>, size(name) -> Promise<number> }`, names
+// being paths relative to .cache/bench/transformers/ ('decoder/step_fp32.fxw'): bench/lib/node_io.mjs reads
+// them from disk, the page of bench/browser/ fetches them over HTTP (bench/lib/browser.mjs drives it).
+// fxwasm is web/src imported relatively (the page is served with the repository's layout); onnxruntime-web is
+// the bare 'onnxruntime-web': Node resolves its node build, the page's import map its browser bundle.
+import { parseNpy } from './npy.mjs';
 import { median } from './report.mjs';
 
 export const TRANSFORMER_WORKLOADS = ['decode', 'encoder'];
@@ -23,10 +27,9 @@ const STEPS = 8;
 // --- engines: load a file, make token tensors, run, read logits ------------------------------------------
 let fx = null, fxRuntime = null, ort = null;
 
-async function fxwasmSession(file, threads) {
+async function fxwasmSession(bytes, threads) {
   fx ??= await import('../../web/src/index.js');
   fxRuntime ??= await import('../../web/src/runtime.js');
-  const bytes = new Uint8Array(fs.readFileSync(file));
   const t0 = performance.now();
   const gm = await fx.load(bytes, { threads });
   return {
@@ -45,13 +48,13 @@ async function fxwasmSession(file, threads) {
   };
 }
 
-async function ortSession(file, threads) {
+async function ortSession(bytes, threads) {
   if (!ort) {
     ort = await import('onnxruntime-web');
     ort.env.logLevel = 'error';
-    ort.env.wasm.numThreads = threads;  // read once per process: other counts run in a child process
+    // Read once per process (per page): other counts run in a child process (another page).
+    ort.env.wasm.numThreads = threads;
   }
-  const bytes = new Uint8Array(fs.readFileSync(file));
   const t0 = performance.now();
   const session = await ort.InferenceSession.create(bytes, { executionProviders: ['wasm'] });
   const loadMs = performance.now() - t0;
@@ -84,8 +87,10 @@ export function transformerVariants({ fxThreads = [1], ortThreads = 1 } = {}) {
   return v;
 }
 
-const open = (v, file) => (v.engine === 'fxwasm' ? fxwasmSession(file, v.threads) : ortSession(file, v.threads));
-const fileOf = (dir, graph, v) => path.join(dir, `${graph}_${v.weights}.${v.engine === 'fxwasm' ? 'fxw' : 'onnx'}`);
+/** A session of variant `v` on the file `name` (read through `io` before the load is timed). */
+const open = async (io, v, name) => (v.engine === 'fxwasm' ? fxwasmSession : ortSession)(await io.bytes(name), v.threads);
+const fileOf = (dir, graph, v) => `${dir}/${graph}_${v.weights}.${v.engine === 'fxwasm' ? 'fxw' : 'onnx'}`;
+const readNpy = async (io, name) => parseNpy(await io.bytes(name), name);
 
 function argmax(a) {
   let best = 0;
@@ -100,9 +105,9 @@ export function cosine(a, b) {
 }
 
 // --- decode ------------------------------------------------------------------------------------------------
-async function openDecoder(dir, v) {
-  const prefill = await open(v, fileOf(dir, 'prefill', v));
-  const step = await open(v, fileOf(dir, 'step', v));
+async function openDecoder(io, dir, v) {
+  const prefill = await open(io, v, fileOf(dir, 'prefill', v));
+  const step = await open(io, v, fileOf(dir, 'step', v));
   return { prefill, step, loadMs: prefill.loadMs + step.loadMs };
 }
 
@@ -150,19 +155,21 @@ function copyGBs(bytes) {
   return bytes / median(times) / 1e6;
 }
 
-export async function measureDecode(dir, meta, variants, { rounds = 3, log = () => {} } = {}) {
-  const prompts = Object.fromEntries(Object.entries(meta.prompts).map(([n, p]) => {
-    const arr = readNpyFile(path.join(dir, p.file));
-    return [n, { ids: Array.from(arr.data, Number), first: readNpyFile(path.join(dir, p.first_logits)).data, greedy: p.greedy }];
-  }));
+/** The decode workload of the folder `dir` (under io) for each variant. */
+export async function measureDecode(io, dir, meta, variants, { rounds = 3, log = () => {} } = {}) {
+  const prompts = {};
+  for (const [n, p] of Object.entries(meta.prompts)) {
+    const arr = await readNpy(io, `${dir}/${p.file}`);
+    prompts[n] = { ids: Array.from(arr.data, Number), first: (await readNpy(io, `${dir}/${p.first_logits}`)).data, greedy: p.greedy };
+  }
   const lens = Object.keys(prompts);
   const live = [];
   const results = {};
   for (const v of variants) {
-    const r = (results[v.id] = { engine: v.engine, weights: v.weights, threads: v.threads,
-      file_bytes: fs.statSync(fileOf(dir, 'step', v)).size });
+    const r = (results[v.id] = { engine: v.engine, weights: v.weights, threads: v.threads });
     try {
-      const s = await openDecoder(dir, v);
+      r.file_bytes = await io.size(fileOf(dir, 'step', v));
+      const s = await openDecoder(io, dir, v);
       r.load_ms = s.loadMs;
       // Accuracy (and the warm-up): torch's 32-token prompt and its greedy continuation.
       const p = prompts[lens[0]];
@@ -211,16 +218,19 @@ export async function measureDecode(dir, meta, variants, { rounds = 3, log = () 
 }
 
 // --- encoder -----------------------------------------------------------------------------------------------
-export async function measureEncoder(dir, meta, variants, { rounds = 10, log = () => {} } = {}) {
-  const inputs = meta.inputs.map((f) => readNpyFile(path.join(dir, f)));
-  const expected = readNpyFile(path.join(dir, meta.expected)).data;
+/** The encoder workload of the folder `dir` (under io) for each variant. */
+export async function measureEncoder(io, dir, meta, variants, { rounds = 10, log = () => {} } = {}) {
+  const inputs = [];
+  for (const f of meta.inputs) inputs.push(await readNpy(io, `${dir}/${f}`));
+  const expected = (await readNpy(io, `${dir}/${meta.expected}`)).data;
   const live = [];
   const results = {};
   for (const v of variants) {
     const file = fileOf(dir, 'encoder', v);
-    const r = (results[v.id] = { engine: v.engine, weights: v.weights, threads: v.threads, file_bytes: fs.statSync(file).size });
+    const r = (results[v.id] = { engine: v.engine, weights: v.weights, threads: v.threads });
     try {
-      const s = await open(v, file);
+      r.file_bytes = await io.size(file);
+      const s = await open(io, v, file);
       r.load_ms = s.loadMs;
       const feeds = inputs.map((t) => s.tensor(t));
       let out;
@@ -257,22 +267,26 @@ export async function measureEncoder(dir, meta, variants, { rounds = 10, log = (
   return results;
 }
 
-/** Every transformer workload named in `names`, from .cache/bench/transformers (bench/export_transformers.py). */
-export async function measureTransformers(root, names, variants, opts) {
-  const dir = path.join(root, '.cache', 'bench', 'transformers');
-  const metaFile = path.join(dir, 'meta.json');
-  if (!fs.existsSync(metaFile)) return { error: `${metaFile} is missing: run bench/export_transformers.py` };
-  const meta = JSON.parse(fs.readFileSync(metaFile, 'utf8'));
+/**
+ * Every transformer workload named in `names`, from the folder bench/export_transformers.py writes
+ * (.cache/bench/transformers), read through the I/O adapter `io` (see the header).
+ */
+export async function measureTransformers(io, names, variants, opts = {}) {
+  let meta;
+  try {
+    meta = JSON.parse(new TextDecoder().decode(await io.bytes('meta.json')));
+  } catch (e) {
+    return { error: `${io.where ?? ''}/meta.json: ${(e?.message ?? String(e)).split('\n')[0]}: run bench/export_transformers.py` };
+  }
   const res = { torch: meta.torch, onnxruntime: meta.onnxruntime };
   if (names.includes('decode')) {
     opts.log?.('… decode (transformers)');
-    const decoder = path.join(dir, 'decoder');
-    res.decode = { meta: { ...meta.decoder, sizes: undefined }, variants: await measureDecode(decoder, meta.decoder, variants, opts),
-      copy_gb_s: copyGBs(fs.statSync(fileOf(decoder, 'step', { engine: 'fxwasm', weights: 'fp32' })).size) };
+    res.decode = { meta: { ...meta.decoder, sizes: undefined }, variants: await measureDecode(io, 'decoder', meta.decoder, variants, opts),
+      copy_gb_s: copyGBs(await io.size(fileOf('decoder', 'step', { engine: 'fxwasm', weights: 'fp32' }))) };
   }
   if (names.includes('encoder')) {
     opts.log?.('… encoder (transformers)');
-    res.encoder = { meta: { ...meta.encoder, sizes: undefined }, variants: await measureEncoder(path.join(dir, 'encoder'), meta.encoder, variants, opts) };
+    res.encoder = { meta: { ...meta.encoder, sizes: undefined }, variants: await measureEncoder(io, 'encoder', meta.encoder, variants, opts) };
   }
   return res;
 }
@@ -329,6 +343,51 @@ export function transformerReport(res, { table, fmtMs, fmtMB, notes }) {
     out.push(`Encoder: BertModel ${(meta.parameters / 1e6).toFixed(1)}M parameters + mean pooling, seq ${meta.seq} ` +
       `(${meta.real_tokens} tokens + padding); median ms per call; cosine of the embedding against torch float32`);
     out.push(table(['variant', 'file MB', 'ms', 'fx/ort', 'cosine', 'run peak MB'], rows));
+  }
+  return out.join('\n');
+}
+
+/**
+ * The same workloads in two places (Node and the browser page): per workload a line and a table, for each
+ * variant measured in both its browser time over its Node time (decode: ms per token at each P; encoder:
+ * ms per call), and for fxwasm's variants the fx/ort ratio in each place and how far it moved (browser −
+ * Node). The line gives the largest move at one thread against the issue's goal (within 0.05).
+ */
+export function browserNodeReport(node, browser, { table, fmtMs }) {
+  const out = [];
+  const div = (a, b) => (a != null && b != null ? a / b : null);
+  const f2 = (x) => (x == null ? '—' : x.toFixed(2));
+  const signed = (x) => (x == null ? '—' : `${x < 0 ? '−' : '+'}${Math.abs(x).toFixed(2)}`);
+  for (const w of TRANSFORMER_WORKLOADS) {
+    const N = node?.[w], B = browser?.[w];
+    if (!N?.variants || !B?.variants) continue;
+    const lens = w === 'decode' ? Object.keys(N.meta.prompts) : [null];
+    const ms = (r, n) => (!r || r.error ? null : n == null ? r.median_ms : r.past?.[n]?.step_ms);
+    const fxOrt = (vs, r, n) => (r.engine === 'fxwasm' ? div(ms(r, n), ms(counterpart(vs, r), n)) : null);
+    const moves = [];
+    const rows = [];
+    for (const [id, rb] of Object.entries(B.variants)) {
+      const rn = N.variants[id];
+      if (!rn) continue;
+      const row = [`${rb.engine} ${rb.weights} ${rb.threads}t`];
+      for (const n of lens) row.push(fmtMs(ms(rn, n)), fmtMs(ms(rb, n)), f2(div(ms(rb, n), ms(rn, n))));
+      for (const n of lens) {
+        const a = fxOrt(N.variants, rn, n), b = fxOrt(B.variants, rb, n);
+        if (a != null && b != null && rb.threads === 1) moves.push(b - a);  // the goal is stated at one thread
+        row.push(f2(a), f2(b), a != null && b != null ? signed(b - a) : '—');
+      }
+      rows.push(row);
+    }
+    if (!rows.length) continue;
+    const P = (n) => (n == null ? '' : ` P=${n}`);
+    const unit = w === 'decode' ? 'ms/token' : 'ms';
+    const worst = moves.length ? Math.max(...moves.map(Math.abs)) : null;
+    if (out.length) out.push('');
+    out.push(`browser/Node, ${w}: each engine's browser ${unit} / its Node ${unit} (b/N); fx/ort in each and its ` +
+      `change browser − Node (Δ): ${worst == null ? 'no fx/ort pair at 1 thread in both'
+        : `largest |Δ| at 1 thread ${worst.toFixed(3)} (of ${moves.length}), goal within 0.05: ${worst <= 0.05 ? 'met' : 'not met'}`}`);
+    out.push(table(['variant', ...lens.flatMap((n) => [`${unit}${P(n)} Node`, 'browser', 'b/N']),
+      ...lens.flatMap((n) => [`fx/ort${P(n)} Node`, 'browser', 'Δ'])], rows));
   }
   return out.join('\n');
 }
