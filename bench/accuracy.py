@@ -1,6 +1,8 @@
 """fxwasm's float32 error next to torch's own float32 error, both against a float64 torch run (issue #18 item 5).
 
     npm run -s python -- bench/accuracy.py            (after `npm run bench`, which writes the models)
+    npm run -s python -- bench/accuracy.py --timm     (also the timm corpus: deep random-init CNNs and ViTs,
+                                                      from the files the tests' corpus cached)
 
 For each bench model (.cache/bench/<name>/, written by bench/export_onnx.py and bench/export_transformers.py:
 same seeded weights, same inputs) the same module is run by torch in float64 and float32, and the .fxw file
@@ -86,15 +88,37 @@ def bench_models():
         yield "decoder prefill (32)", tm.Prefill(tm.gpt()), [prompt], os.path.join(d, "prefill_fp32.fxw")
 
 
+def timm_models():
+    """The real-world corpus's timm models (tests/corpus/timm_models.py: pinned timm, seeded weights and
+    inputs), from the files its build cached in the per-user cache."""
+    sys.path.insert(0, os.path.join(ROOT, "tests", "corpus"))
+    sys.path.insert(0, os.path.join(ROOT, "tests", "python"))
+    import timm_models
+    from realworld import CACHE as REALWORLD
+    for name, tracer in timm_models.MODELS:
+        fxw = os.path.join(REALWORLD, "timm", f"{name}_{tracer}.fxw")
+        if not os.path.exists(fxw):
+            continue
+        model, x = timm_models.build(name)
+        yield f"timm {name} ({tracer})", model, [x], fxw
+
+
 def main():
-    rows = [measure(*m) for m in bench_models()]
+    sources = [bench_models()] + ([timm_models()] if "--timm" in sys.argv[1:] else [])
+    rows = []
+    for source in sources:
+        for m in source:
+            try:
+                rows.append(measure(*m))
+            except Exception as e:  # a model torch cannot run in float64, a file that fails: say so, go on
+                print(f"{m[0]}: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}", file=sys.stderr)
     if not rows:
         print("no bench models in .cache/bench: run `npm run bench` (or bench/export_onnx.py) first")
         return 1
-    print(f"{'model':22s} {'torch f32 max rel':>18s} {'fxwasm max rel':>15s} {'torch mean rel':>15s} "
+    print(f"{'model':44s} {'torch f32 max rel':>18s} {'fxwasm max rel':>15s} {'torch mean rel':>15s} "
           f"{'fxwasm mean rel':>16s} {'fx/torch max':>13s}")
     for r in rows:
-        print(f"{r['model']:22s} {r['torch_max']:18.2e} {r['fx_max']:15.2e} {r['torch_mean']:15.2e} "
+        print(f"{r['model']:44s} {r['torch_max']:18.2e} {r['fx_max']:15.2e} {r['torch_mean']:15.2e} "
               f"{r['fx_mean']:16.2e} {r['ratio']:13.2f}")
     return 0
 
