@@ -8,7 +8,6 @@
 #include "passes/quantize_weights.h"
 #include "passes/shape_prop.h"
 #include "passes/subgraph_rewriter.h"
-#include "serialize/limits.h"
 #include "serialize/value_json.h"
 #include "support/error.h"
 
@@ -37,30 +36,9 @@ Node* node_field(const Graph& g, const json& cmd, const char* key) {
   return n;
 }
 
-// The JS side's {"$float": 2} (a float JSON cannot spell) → 2.0; everything else unchanged. The format's
-// own {"$float": "inf"} stays as it is. Deeper than the format's nesting limit is an error here, before
-// the recursion goes on (value_from_json would refuse it anyway).
-Json normalise(const json& j, const std::string& what, size_t depth = 1) {
-  if ((j.is_object() || j.is_array()) && depth > fxw::kMaxJsonDepth)
-    throw FxError("graph edit: " + what + " nests deeper than the format's limit of " +
-                  std::to_string(fxw::kMaxJsonDepth) + " levels");
-  if (j.is_object()) {
-    if (j.size() == 1 && j.contains("$float") && j["$float"].is_number()) return Json(j["$float"].get<double>());
-    Json out = Json::object();
-    for (auto it = j.begin(); it != j.end(); ++it) out[it.key()] = normalise(it.value(), what, depth + 1);
-    return out;
-  }
-  if (j.is_array()) {
-    Json out = Json::array();
-    for (const json& x : j) out.push_back(normalise(x, what, depth + 1));
-    return out;
-  }
-  return Json(j);
-}
-
 Value value_field(const Graph& g, const json& j, const std::string& node, const std::string& what) {
   NodeResolver resolve = [&g](const std::string& name) { return g.find(name); };
-  return value_from_json(normalise(j, what), resolve, ValueContext{node, what});
+  return value_from_json(j, resolve, ValueContext{node, what});
 }
 
 ValueList args_field(const Graph& g, const json& cmd, const std::string& node) {

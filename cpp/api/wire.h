@@ -1,13 +1,13 @@
-// The JSON form in which run inputs and outputs cross the bindings. Tensor bytes never go through JSON:
-// a tensor is {"$t":"tensor","dtype","shape","ptr","nbytes"} where ptr addresses its bytes in the (wasm)
-// heap — the caller copies them in before a run (into blocks a run may take over: WireBlocks) and out after it.
-// The common case has a compact form in doubles (no JSON): tensors_from_descriptor / tensors_to_descriptor.
-//   None ↔ null, bool ↔ true/false, int ↔ integral number, float ↔ number ({"$t":"float","v":"inf"|"-inf"|"nan"}
-//   for non-finite ones, {"$t":"float","v":1} to force a float input), tuple/list ↔ array (inputs: tuple),
-//   dict ↔ {"$t":"dict","items":[[key, value], ...]} (a plain object is accepted on input), other constants
-//   (str, dtype, device, ...) → {"$t":"value","kind","repr"} on output, str ↔ string.
+// Run inputs and outputs across the bindings, in the file's value dialect (docs/format.md §3, read and
+// written by serialize/value_json.h). Tensor bytes never go through JSON: on the wire a tensor is
+//   {"$tensor": {"dtype": "float32", "shape": [2, 3], "ptr": <heap address>, "nbytes": 24}}
+// — the caller copies the bytes in before a run (into blocks a run may take over: WireBlocks) and out after it.
+// A negative ptr, -id, names a resident tensor instead (api/resident.h: kept in the runtime between runs; its
+// nbytes is not read); a run's reader takes a copy when `copy_resident()` says so (CopyResident).
+// Tensors in tuples and lists also have a packed spelling in doubles (below), read and written without JSON.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -22,39 +22,52 @@ namespace fx {
 // whose ptr is one of them views its bytes in place instead of copying them.
 using WireBlocks = std::unordered_map<uintptr_t, std::shared_ptr<void>>;
 
+// Whether a run's reader takes copies of resident tensors (a graph that writes in place), asked only when
+// an input is one; unset: no.
+using CopyResident = std::function<bool()>;
+
 // Takes over the `n` blocks at the addresses `ptrs` holds: each is freed once nothing views it (or now,
 // if taking it over fails).
 WireBlocks own_wire_blocks(const double* ptrs, size_t n);
-
-// Builds an Object, viewing a tensor's bytes when `blocks` owns its ptr and copying them otherwise
-// (validated against dtype × shape). Values nest at most kMaxObjectDepth (64) levels and integers fit in
-// int64: anything else is an FxError saying so, found before any deeper recursion.
-Object object_from_wire(const nlohmann::ordered_json& j, const WireBlocks* blocks = nullptr);
 
 // JSON text from JS (run inputs, tensors, graph edits) as a DOM: nlohmann's parser (no recursion: any
 // nesting parses), except that an integer literal outside int64/uint64 is kept as a marker
 // (serialize/json_parse.h big_integer) which the decoders reject, rather than read as a rounded float.
 nlohmann::ordered_json parse_wire_json(const std::string& text);
 
-// The inputs of a run: `text` is a JSON array of values in the wire form; `names` (the placeholders, may
-// be empty) name them in messages and as FxError::node ("input 'x': value nests deeper than 64 levels").
+// Decodes one value, viewing a tensor's bytes when `blocks` owns its ptr and copying them otherwise
+// (validated against dtype × shape). `where` names it in messages ("input 'x': ..."). Values nest at most
+// kMaxObjectDepth (64) tuples, lists and dicts, and integers fit in int64: anything else is an FxError
+// saying so, found before any deeper recursion.
+Object object_from_wire(const nlohmann::ordered_json& j, const WireBlocks* blocks = nullptr,
+                        const std::string& where = "input", const CopyResident& copy_resident = {});
+
+// The inputs of a run: `text` is a JSON array of values; `names` (the placeholders, may be empty) name
+// them in messages and as FxError::node ("input 'x': value nests deeper than 64 levels").
 std::vector<Object> inputs_from_wire(const std::string& text, const WireBlocks* blocks,
-                                     const std::vector<std::string>& names = {});
+                                     const std::vector<std::string>& names = {},
+                                     const CopyResident& copy_resident = {});
 
-// The fast form for inputs that are all tensors: `d` (`size` doubles) holds the `n` block pointers,
-// then per input [dtype code (the DType enum's order), ndim, nbytes, dims...]; errors as object_from_wire's.
-// A negative block pointer -id names a resident tensor (api/resident.h), taken as it is.
-constexpr int kWireDTypes = 10;
-std::vector<Object> tensors_from_descriptor(const double* d, size_t size, size_t n, const WireBlocks& blocks);
-
-// The compact reply when `o` is a tensor (kind 0) or a flat tuple/list of tensors (kind 1): `out` becomes
-// [kind, count, per tensor: dtype code, ndim, ptr, nbytes, dims...], tensors kept as by object_to_wire —
-// or, `resident`, added to the resident tensors with ptr = -id. False (nothing kept) for any other output.
-bool tensors_to_descriptor(const Object& o, std::vector<Tensor>& keep, std::vector<double>& out,
-                           bool resident = false);
-
-// Describes `o`; each tensor is made contiguous and appended to `keep`, which must outlive the caller's
+// Encodes `o`; each tensor is made contiguous and appended to `keep`, which must outlive the caller's
 // copy of the bytes the returned ptrs address.
 nlohmann::ordered_json object_to_wire(const Object& o, std::vector<Tensor>& keep);
+
+// The packed form: the same values in doubles, for the usual run — tensors in tuples and lists — where
+// parsing and writing JSON would cost more than a small graph's whole run. A value is
+//   tensor: 0, dtype code (the DType enum's order: kWireDTypes of them), ndim, ptr, nbytes, dims...
+//   tuple: 1, count, items...      list: 2, count, items...      None: 3
+// (docs/format.md §3). In a run reply {"$packed": address} stands for the value packed at that address.
+constexpr int kWireDTypes = 10;
+
+// The inputs of a run packed as one tuple in `size` doubles; checks and messages as inputs_from_wire's
+// (`names()` gives the placeholders' names, asked only when a message needs one).
+std::vector<Object> inputs_from_packed(const double* d, size_t size, const WireBlocks& blocks,
+                                       const std::function<std::vector<std::string>()>& names,
+                                       const CopyResident& copy_resident = {});
+
+// Packs `o` into `out` (cleared first), its tensors made contiguous and appended to `keep` — or with
+// `resident`, added as they are to the resident tensors (ptr = -id); false, with `keep` and the resident
+// tensors as they were, when `o` holds anything but tensors, tuples, lists and None.
+bool object_to_packed(const Object& o, std::vector<Tensor>& keep, std::vector<double>& out, bool resident = false);
 
 }  // namespace fx

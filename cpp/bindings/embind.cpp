@@ -34,7 +34,7 @@ struct Entry {
   std::unique_ptr<Model> model;
   std::vector<Tensor> pending_tensors;  // outputs described to JS, until fx_release
   std::vector<uint8_t> pending_bytes;   // saved file, until fx_release
-  std::vector<double> pending_desc;     // compact reply of fx_run_tensors
+  std::vector<double> pending_packed;   // a run's packed output (api/wire.h), as long as its tensors
 };
 
 std::map<int, Entry>& registry() {
@@ -84,11 +84,12 @@ std::string guarded(F&& body) {
   return guarded_call([](void* ctx) -> ojson { return (*static_cast<Body*>(ctx))(); }, &body);
 }
 
-// Splices an already-serialised JSON document into a reply without parsing it again.
-std::string guarded_raw(const std::string& key, const std::function<std::string()>& body) {
+// Runs `body`, which returns a whole reply's text, or answers an error reply; nothing escapes. A template:
+// a std::function of fx_run's lambda would allocate on every run.
+template <typename F>
+std::string guarded_text(F&& body) {
   try {
-    const std::string doc = body();
-    return "{\"ok\":true,\"" + key + "\":" + doc + "}";
+    return body();
   } catch (const FxError& e) {
     return error_reply(e.what(), e.node());
   } catch (const std::bad_alloc&) {
@@ -98,6 +99,11 @@ std::string guarded_raw(const std::string& key, const std::function<std::string(
   } catch (...) {
     return error_reply("internal error: unknown exception");
   }
+}
+
+// Splices an already-serialised JSON document into a reply without parsing it again.
+std::string guarded_raw(const std::string& key, const std::function<std::string()>& body) {
+  return guarded_text([&] { return "{\"ok\":true,\"" + key + "\":" + body() + "}"; });
 }
 
 // `allow_unsupported`: load for inspection even when the runtime cannot run every op.
@@ -145,10 +151,10 @@ std::string fx_edit(int handle, std::string command_json) {
   return guarded([&] { return edit_graph(*entry(handle).model, parse_wire_json(command_json)); });
 }
 
-// `tensor_json` is a wire tensor ({"$t":"tensor", dtype, shape, ptr, nbytes}); its bytes are copied.
+// `tensor_json` is a wire tensor ({"$tensor": {dtype, shape, ptr, nbytes}}, api/wire.h); its bytes are copied.
 std::string fx_add_tensor(int handle, std::string name, std::string tensor_json, std::string kind) {
   return guarded([&] {
-    const Object t = object_from_wire(parse_wire_json(tensor_json));
+    const Object t = object_from_wire(parse_wire_json(tensor_json), nullptr, "tensor '" + name + "'");
     add_tensor(*entry(handle).model, name, t.tensor(), kind);
     return ojson::object();
   });
@@ -201,7 +207,8 @@ std::string fx_info(int handle) {
   return guarded_raw("info", [&] { return entry(handle).model->info_json(); });
 }
 
-// Run-call scratch (doubles) JS writes descriptors into: the blocks it hands over, the fast form's inputs.
+// Run-call scratch (doubles): JS writes the addresses of the input blocks it hands over, then the packed
+// inputs (fx_run).
 std::vector<double>& scratch() {
   static std::vector<double> s;
   return s;
@@ -220,7 +227,7 @@ uintptr_t fx_scratch(size_t n) {
 // A 64-byte aligned block for one input tensor's bytes (0 when out of memory); a run takes it over.
 uintptr_t fx_alloc_input(size_t size) { return reinterpret_cast<uintptr_t>(alloc_file_block(size)); }
 
-// The dtype codes of the fast form (api/wire.h), in order.
+// The dtype codes of the packed form (api/wire.h), in order.
 std::string fx_wire_dtypes() {
   return guarded([&] {
     ojson names = ojson::array();
@@ -229,45 +236,42 @@ std::string fx_wire_dtypes() {
   });
 }
 
-// Runs on inputs in the JSON form. The first `nblocks` scratch doubles address heap blocks (from
-// fx_alloc_input) the inputs' tensors live in: the run takes them over, success or not.
-std::string fx_run(int handle, std::string inputs_json, size_t nblocks, bool with_profile) {
-  return guarded([&] {
+// Runs on inputs in the value dialect (api/wire.h): the JSON array `inputs_json`, or when `npacked` > 0 the
+// packed tuple of `npacked` doubles that follows the block addresses in the scratch (the usual all-tensor
+// call: no JSON). The first `nblocks` scratch doubles address heap blocks (from fx_alloc_input) the
+// inputs' tensors live in: the run takes them over, success or not. Replies {"ok":true,"outputs":V} (plus
+// "profile"), V in the dialect's JSON or, when the output packs, {"$packed":<address>} (kept with the
+// output's tensors until fx_release_outputs or fx_release). `resident`: a packed output's tensors stay in
+// the runtime (api/resident.h) instead. A graph that writes in place is given copies of resident inputs:
+// a grown cache shares its block with older views of it.
+std::string fx_run(int handle, std::string inputs_json, size_t nblocks, size_t npacked, bool with_profile,
+                   bool resident) {
+  return guarded_text([&] {
+    FX_CHECK(nblocks + npacked <= scratch().size(), "run: the scratch holds fewer doubles than the call names");
     const WireBlocks blocks = own_wire_blocks(scratch().data(), nblocks);
     Entry& e = entry(handle);
-    const std::vector<Object> args = inputs_from_wire(inputs_json, &blocks, e.model->input_names());
+    auto names = [&e] { return e.model->input_names(); };
+    const CopyResident copy_resident = [&e] { return e.model->mutates_in_place(); };
+    const std::vector<Object> args =
+        npacked ? inputs_from_packed(scratch().data() + nblocks, npacked, blocks, names, copy_resident)
+                : inputs_from_wire(inputs_json, &blocks, names(), copy_resident);
     Profile profile;
     const Object out = e.model->run(args, with_profile ? &profile : nullptr);
     e.pending_tensors.clear();
-    ojson reply{{"outputs", object_to_wire(out, e.pending_tensors)}};
-    if (with_profile) reply["profile"] = ojson::parse(profile_json(profile));
+    std::string reply;
+    reply.reserve(64);
+    reply += "{\"ok\":true,\"outputs\":";
+    if (object_to_packed(out, e.pending_tensors, e.pending_packed, resident)) {
+      reply += "{\"$packed\":";
+      reply += std::to_string(reinterpret_cast<uintptr_t>(e.pending_packed.data()));
+      reply += '}';
+    } else {
+      reply += dump(object_to_wire(out, e.pending_tensors));
+    }
+    if (with_profile) reply += ",\"profile\":" + profile_json(profile);
+    reply += '}';
     return reply;
   });
-}
-
-// The fast form: `n` inputs, all tensors, described in the scratch's first `size` doubles (api/wire.h);
-// their blocks are taken over, success or not. A tensor or flat tuple/list of tensors answers "#<address>"
-// of the compact reply (kept with the outputs until fx_release_outputs); anything else fx_run's JSON.
-// `resident`: the compact reply's tensors stay in the runtime (api/resident.h) instead. A graph that writes
-// in place is given copies of resident inputs: a grown cache shares its block with older views of it.
-std::string fx_run_tensors(int handle, size_t n, size_t size, bool resident) {
-  std::string compact;
-  // guarded_raw: no JSON document is built on the compact path (all-tensor outputs), only on the other.
-  std::string reply = guarded_raw("outputs", [&]() -> std::string {
-    const WireBlocks blocks = own_wire_blocks(scratch().data(), n);
-    Entry& e = entry(handle);
-    std::vector<Object> args = tensors_from_descriptor(scratch().data(), size, n, blocks);
-    for (size_t i = 0; i < n; ++i)
-      if (scratch()[i] < 0 && e.model->mutates_in_place()) args[i] = Object(args[i].tensor().clone());
-    const Object out = e.model->run(args, nullptr);
-    e.pending_tensors.clear();
-    if (tensors_to_descriptor(out, e.pending_tensors, e.pending_desc, resident)) {
-      compact = "#" + std::to_string(reinterpret_cast<uintptr_t>(e.pending_desc.data()));
-      return "null";
-    }
-    return dump(object_to_wire(out, e.pending_tensors));
-  });
-  return compact.empty() ? reply : compact;
 }
 
 // A resident tensor's bytes for JS to copy: {"ptr","nbytes"} of its contiguous form, valid until the next
@@ -390,14 +394,13 @@ EMSCRIPTEN_BINDINGS(fxwasm) {
   emscripten::function("fx_tensors", &fx::fx_tensors);
   emscripten::function("fx_get_tensor", &fx::fx_get_tensor);
   emscripten::function("fx_run", &fx::fx_run);
-  emscripten::function("fx_run_tensors", &fx::fx_run_tensors);
   emscripten::function("fx_release_outputs", &fx::fx_release_outputs);
   emscripten::function("fx_resident_read", &fx::fx_resident_read);
   emscripten::function("fx_resident_free", &fx::fx_resident_free);
   emscripten::function("fx_resident_count", &fx::fx_resident_count);
+  emscripten::function("fx_wire_dtypes", &fx::fx_wire_dtypes);
   emscripten::function("fx_scratch", &fx::fx_scratch);
   emscripten::function("fx_alloc_input", &fx::fx_alloc_input);
-  emscripten::function("fx_wire_dtypes", &fx::fx_wire_dtypes);
   emscripten::function("fx_reference", &fx::fx_reference);
   emscripten::function("fx_check", &fx::fx_check);
   emscripten::function("fx_save", &fx::fx_save);

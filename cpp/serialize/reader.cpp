@@ -254,9 +254,13 @@ void read_reference(const Json& program, GraphModule& gm, const std::unordered_m
   if (inputs->size() != placeholders)
     bad("program.reference has " + std::to_string(inputs->size()) + " inputs but the graph has " +
         std::to_string(placeholders) + " placeholders");
-  TensorFinder find = [&](const std::string& name) -> const Tensor* {
+  // In the file, a $tensor names a reference tensor.
+  TensorReader find = [&](const Json& body) -> Tensor {
+    if (!body.is_string()) throw FxError("$tensor needs the name of a reference tensor, found a JSON " + std::string(body.type_name()));
+    const std::string& name = body.get_ref<const std::string&>();
     auto it = tensors.find(name);
-    return it == tensors.end() ? nullptr : &it->second;
+    if (it == tensors.end()) throw FxError("$tensor '" + fxw::clip(name, 64) + "' is not a reference tensor of this file");
+    return it->second;
   };
   Reference& ref = gm.reference();
   ValueContext in_ctx{"", "fxwasm file: program.reference.inputs"};

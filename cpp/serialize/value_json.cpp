@@ -188,11 +188,14 @@ struct Decoder {
       return Value::ellipsis();
     }
     if (tag == "$float") {
+      // A number body says that an integral number is a float ({"$float": 2} is 2.0): JavaScript writes
+      // the number 2.0 as "2". Writers of the file never need it.
+      if (body.is_number()) return Value::floating(body.get<double>());
       const std::string& s = text(body, "$float");
       if (s == "inf") return Value::floating(std::numeric_limits<double>::infinity());
       if (s == "-inf") return Value::floating(-std::numeric_limits<double>::infinity());
       if (s == "nan") return Value::floating(std::numeric_limits<double>::quiet_NaN());
-      fail(ctx, "$float must be \"inf\", \"-inf\" or \"nan\", found \"" + s + "\"");
+      fail(ctx, "$float must be a number, \"inf\", \"-inf\" or \"nan\", found \"" + s + "\"");
     }
     if (tag == "$dtype") {
       const std::string& s = text(body, "$dtype");
@@ -214,77 +217,80 @@ struct Decoder {
       if (!known_layouts().count(s)) fail(ctx, "unknown layout '" + s + "'");
       return Value::layout(s);
     }
-    if (tag == "$tensor") fail(ctx, "$tensor is only allowed in reference inputs and outputs");
+    if (tag == "$tensor") fail(ctx, "$tensor is only allowed in reference values and run inputs");
     fail(ctx, "unknown tag '" + tag + "'");
   }
 };
 
-Json object_json(const Object& o, const TensorNamer& name_tensor, const std::string& path, size_t depth) {
-  if (depth > fxw::kMaxJsonDepth)
-    throw FxError("reference value nests deeper than the format's limit of " + std::to_string(fxw::kMaxJsonDepth));
+Json object_json(const Object& o, const TensorWriter& write_tensor, const std::string& path) {
+  auto tag = [](const char* name, Json body) {
+    Json j = Json::object();
+    j[name] = std::move(body);
+    return j;
+  };
   switch (o.kind()) {
-    case Object::Kind::Value: return to_json(o.value(), depth);
-    case Object::Kind::Tensor: {
-      Json j = Json::object();
-      j["$tensor"] = name_tensor(o.tensor(), path);
-      return j;
-    }
+    case Object::Kind::Value: return to_json(o.value(), 1);
+    case Object::Kind::Tensor: return tag("$tensor", write_tensor(o.tensor(), path));
     case Object::Kind::Tuple:
     case Object::Kind::List: {
       Json arr = Json::array();
-      const bool tuple = o.kind() == Object::Kind::Tuple;
       const auto& items = o.items();
       for (size_t i = 0; i < items.size(); ++i)
-        arr.push_back(object_json(items[i], name_tensor, path + "." + std::to_string(i), depth + (tuple ? 2 : 1)));
-      if (!tuple) return arr;
-      Json j = Json::object();
-      j["$tuple"] = std::move(arr);
-      return j;
+        arr.push_back(object_json(items[i], write_tensor, path + "." + std::to_string(i)));
+      return o.kind() == Object::Kind::Tuple ? tag("$tuple", std::move(arr)) : arr;
     }
     case Object::Kind::Dict: {
       Json body = Json::object();
-      for (const auto& [k, item] : o.dict_items()) body[k] = object_json(item, name_tensor, path + "." + k, depth + 2);
-      Json j = Json::object();
-      j["$dict"] = std::move(body);
-      return j;
+      for (const auto& [k, item] : o.dict_items()) body[k] = object_json(item, write_tensor, path + "." + k);
+      return tag("$dict", std::move(body));
     }
   }
   throw FxError("object of unknown kind");
 }
 
-Object object_decode(const Json& j, const TensorFinder& find_tensor, const ValueContext& ctx, size_t depth) {
-  if (depth > fxw::kMaxJsonDepth)
-    fail(ctx, "value nests deeper than the format's limit of " + std::to_string(fxw::kMaxJsonDepth));
-  if (j.is_array()) {
+bool is_container(const Json& j) {
+  return j.is_array() || (j.is_object() && j.size() == 1 && (j.contains("$tuple") || j.contains("$dict")));
+}
+
+// `depth` counts the containers around `j` plus one; the check comes before any recursion, so a value
+// nested 100,000 deep costs one FxError.
+Object object_decode(const Json& j, const TensorReader& read_tensor, const ValueContext& ctx, size_t depth) {
+  if (depth > kMaxObjectDepth && is_container(j))
+    fail(ctx, "value nests deeper than " + std::to_string(kMaxObjectDepth) +
+                  " levels (tuples, lists, dicts); the limit is " + std::to_string(kMaxObjectDepth));
+  auto items_of = [&](const Json& arr) {
     std::vector<Object> items;
-    for (const Json& item : j) items.push_back(object_decode(item, find_tensor, ctx, depth + 1));
-    return Object::list(std::move(items));
-  }
+    items.reserve(arr.size());
+    for (const Json& item : arr) items.push_back(object_decode(item, read_tensor, ctx, depth + 1));
+    return items;
+  };
+  if (j.is_array()) return Object::list(items_of(j));
   if (j.is_object() && j.size() == 1) {
     const std::string& tag = j.begin().key();
     const Json& body = j.begin().value();
     if (tag == "$tensor") {
-      if (!body.is_string()) fail(ctx, "$tensor needs a string, found " + json_kind(body));
-      const std::string& name = body.get_ref<const std::string&>();
-      const Tensor* t = find_tensor(name);
-      if (!t) fail(ctx, "$tensor '" + name + "' is not a reference tensor of this file");
-      return Object(*t);
+      try {
+        return Object(read_tensor(body));
+      } catch (const FxError& e) {
+        fail(ctx, e.bare_message());
+      }
     }
     if (tag == "$tuple") {
       if (!body.is_array()) fail(ctx, "$tuple needs an array, found " + json_kind(body));
-      std::vector<Object> items;
-      for (const Json& item : body) items.push_back(object_decode(item, find_tensor, ctx, depth + 2));
-      return Object::tuple(std::move(items));
+      return Object::tuple(items_of(body));
     }
     if (tag == "$dict") {
       if (!body.is_object()) fail(ctx, "$dict needs an object, found " + json_kind(body));
       std::vector<std::pair<std::string, Object>> items;
-      for (auto it = body.begin(); it != body.end(); ++it)
-        items.emplace_back(it.key(), object_decode(it.value(), find_tensor, ctx, depth + 2));
+      for (auto it = body.begin(); it != body.end(); ++it) {
+        fxw::check_string_length(it.key(), ctx.field, ctx.node);
+        items.emplace_back(it.key(), object_decode(it.value(), read_tensor, ctx, depth + 1));
+      }
       return Object::dict(std::move(items));
     }
   }
-  return Object(Decoder{NodeResolver{}, ctx}.decode(j, depth));
+  // Scalars and the other tags: the graph's decoder, without node references.
+  return Object(Decoder{NodeResolver{}, ctx}.decode(j, 1));
 }
 
 }  // namespace
@@ -295,12 +301,12 @@ Value value_from_json(const Json& j, const NodeResolver& nodes, const ValueConte
   return Decoder{nodes, ctx}.decode(j, 1);
 }
 
-Json object_to_json(const Object& o, const TensorNamer& name_tensor, const std::string& path) {
-  return object_json(o, name_tensor, path, 1);
+Json object_to_json(const Object& o, const TensorWriter& write_tensor, const std::string& path) {
+  return object_json(o, write_tensor, path);
 }
 
-Object object_from_json(const Json& j, const TensorFinder& find_tensor, const ValueContext& ctx) {
-  return object_decode(j, find_tensor, ctx, 1);
+Object object_from_json(const Json& j, const TensorReader& read_tensor, const ValueContext& ctx) {
+  return object_decode(j, read_tensor, ctx, 1);
 }
 
 }  // namespace fx

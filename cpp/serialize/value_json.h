@@ -1,5 +1,7 @@
-// Value ⇄ JSON in the .fxw value encoding (docs/format.md §3), and the reference values (Objects, which
-// may hold tensors as {"$tensor": name}).
+// The one value dialect (docs/format.md §3): Value ⇄ JSON for the graph (node args, kwargs, meta, module
+// hyperparameters), and Object ⇄ JSON for runtime values — the file's reference inputs and outputs and the
+// values that cross the bindings (api/wire.h). Both sides write the same JSON for the same Python value;
+// they differ only in the body of a tensor's {"$tensor": body}, which the caller reads and writes.
 #pragma once
 #include <functional>
 #include <string>
@@ -29,12 +31,14 @@ Json value_to_json(const Value& v);
 // assumed to be within the depth limit (the reader scans the text before parsing).
 Value value_from_json(const Json& j, const NodeResolver& nodes, const ValueContext& ctx);
 
-// Reference values. `name_tensor(tensor, path)` returns the name under which the writer stores a tensor;
-// `path` is the dotted position of the tensor in the value (".0.1", ".key").
-using TensorNamer = std::function<std::string(const Tensor&, const std::string& path)>;
-Json object_to_json(const Object& o, const TensorNamer& name_tensor, const std::string& path = {});
-// `find_tensor(name)` returns a reference tensor or nullptr when the file has none of that name.
-using TensorFinder = std::function<const Tensor*(const std::string&)>;
-Object object_from_json(const Json& j, const TensorFinder& find_tensor, const ValueContext& ctx);
+// Runtime values. A tensor is {"$tensor": body}: `write_tensor(tensor, path)` makes the body — the name of
+// a reference tensor in the file, a heap block's description on the wire; `path` is the dotted position of
+// the tensor in the value (".0.1", ".key"). Tuples, lists and dicts count one level each (kMaxObjectDepth).
+using TensorWriter = std::function<Json(const Tensor&, const std::string& path)>;
+Json object_to_json(const Object& o, const TensorWriter& write_tensor, const std::string& path = {});
+// `read_tensor(body)` makes the tensor a {"$tensor": body} stands for, or throws an FxError whose message
+// says what is wrong with the body (the decoder prefixes the field).
+using TensorReader = std::function<Tensor(const Json& body)>;
+Object object_from_json(const Json& j, const TensorReader& read_tensor, const ValueContext& ctx);
 
 }  // namespace fx

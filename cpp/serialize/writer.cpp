@@ -74,7 +74,7 @@ Json program_to_json(const GraphModule& gm, std::vector<std::pair<std::string, T
     std::vector<std::pair<std::string, Tensor>> local;
     auto& out = reference_tensors ? *reference_tensors : local;
     auto namer = [&](const std::string& prefix) {
-      return [&, prefix](const Tensor& t, const std::string& path) {
+      return [&, prefix](const Tensor& t, const std::string& path) -> Json {
         std::string name = prefix + path;
         // dict keys may contain dots and collide with another path: keep names unique
         for (int k = 1; used.count(name); ++k) name = prefix + path + "~" + std::to_string(k);

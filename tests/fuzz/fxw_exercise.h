@@ -62,9 +62,9 @@ class InputMaker {
         return ints[next() % 10];
       }
       case 3: {
-        static const char* floats[] = {"0.5", "-0.0", "1e308", "{\"$t\":\"float\",\"v\":\"nan\"}",
-                                       "{\"$t\":\"float\",\"v\":\"inf\"}", "{\"$t\":\"float\",\"v\":\"-inf\"}",
-                                       "{\"$t\":\"float\",\"v\":1}"};
+        static const char* floats[] = {"0.5", "-0.0", "1e308", "{\"$float\":\"nan\"}",
+                                       "{\"$float\":\"inf\"}", "{\"$float\":\"-inf\"}",
+                                       "{\"$float\":1}"};
         return floats[next() % 7];
       }
       case 4: return "\"s\"";
@@ -74,11 +74,11 @@ class InputMaker {
       }
       case 6: case 7: {
         const size_t k = next() % 4;
-        std::string out = b % 11 == 6 ? "[" : "{\"$t\":\"list\",\"items\":[";
+        std::string out = b % 11 == 6 ? "[" : "{\"$tuple\":[";
         for (size_t i = 0; i < k; ++i) out += (i ? "," : "") + value(depth + 1);
         return out + (b % 11 == 6 ? "]" : "]}");
       }
-      case 8: return "{\"$t\":\"dict\",\"items\":[[\"k\"," + value(depth + 1) + "]]}";
+      case 8: return "{\"$dict\":{\"k\":" + value(depth + 1) + "}}";
       default: return tensor();
     }
   }
@@ -103,9 +103,9 @@ class InputMaker {
     shape += "]";
     // The right byte count for a shape that fits the buffer; otherwise whatever the next byte says.
     const uint64_t nbytes = fits && numel * sizes[d] <= sizeof(buffer_) ? numel * sizes[d] : next() * 8u;
-    return "{\"$t\":\"tensor\",\"dtype\":\"" + std::string(dtypes[d]) + "\",\"shape\":" + shape +
+    return "{\"$tensor\":{\"dtype\":\"" + std::string(dtypes[d]) + "\",\"shape\":" + shape +
            ",\"ptr\":" + std::to_string(reinterpret_cast<uintptr_t>(buffer_)) + ",\"nbytes\":" +
-           std::to_string(nbytes) + "}";
+           std::to_string(nbytes) + "}}";
   }
 
   const uint8_t* p_;

@@ -39,10 +39,10 @@ test('the core refuses a run message nested 100,000 deep without recursing into 
   rt.call('fx_edit', handle, JSON.stringify({ cmd: 'create_node', op: 'output', args: [{ $node: 'x' }] }));
   const deep = `[${'['.repeat(100000)}1${']'.repeat(100000)}]`;
   rt.scratch(1);
-  expect(() => rt.call('fx_run', handle, deep, 0, false)).toThrow(/input 'x': value nests deeper than 64 levels/);
+  expect(() => rt.call('fx_run', handle, deep, 0, 0, false, false)).toThrow(/input 'x': value nests deeper than 64 levels/);
   const edit = `{"cmd":"create_node","op":"call_function","target":"torch.relu","args":${deep}}`;
   expect(() => rt.call('fx_edit', handle, edit)).toThrow(/nests deeper than the format's limit of 64/);
-  expect(rt.call('fx_run', handle, '[5]', 0, false).outputs).toBe(5);
+  expect(rt.call('fx_run', handle, '[5]', 0, 0, false, false).outputs).toBe(5);
   rt.call('fx_dispose', handle);
   const x = fxwasm.tensor(new Float32Array([3, -4]), [2]);
   expect(Array.from((await before.run([x])).data)).toEqual([3, 0]);
@@ -54,10 +54,10 @@ test('integers outside int64 are errors naming the input, not floats', async () 
   rt.call('fx_edit', handle, JSON.stringify({ cmd: 'create_node', op: 'placeholder', target: 'n' }));
   rt.call('fx_edit', handle, JSON.stringify({ cmd: 'create_node', op: 'output', args: [{ $node: 'n' }] }));
   rt.scratch(1);
-  expect(() => rt.call('fx_run', handle, '[18446744073709551616]', 0, false))
+  expect(() => rt.call('fx_run', handle, '[18446744073709551616]', 0, 0, false, false))
     .toThrow(/input 'n': integer 18446744073709551616 does not fit in 64-bit signed/);
-  expect(() => rt.call('fx_run', handle, '[-9223372036854775809]', 0, false)).toThrow(/does not fit in 64-bit signed/);
-  expect(rt.call('fx_run', handle, '[-9223372036854775808]', 0, false).outputs).toBe(-9223372036854775808);
+  expect(() => rt.call('fx_run', handle, '[-9223372036854775809]', 0, 0, false, false)).toThrow(/does not fit in 64-bit signed/);
+  expect(rt.call('fx_run', handle, '[-9223372036854775808]', 0, 0, false, false).outputs).toBe(-9223372036854775808);
   rt.call('fx_dispose', handle);
 });
 

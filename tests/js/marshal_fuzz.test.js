@@ -1,5 +1,5 @@
 // Random run inputs and node arguments through the JS marshalling layer (a seeded, bounded fuzz of
-// web/src/marshal.js, graph.js and worker_wire.js with the core behind them): every value either runs or
+// web/src/value.js, marshal.js, graph.js and worker_wire.js with the core behind them): every value either runs or
 // fails with FxError — never another error, never a trap — and the runtime keeps working throughout.
 // Leaves that survive the trip (finite numbers, strings, booleans) come back as they went.
 import * as fxwasm from '../../web/src/index.js';

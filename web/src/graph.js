@@ -2,89 +2,28 @@
 // The WebAssembly core owns the graph: a Node here is a handle (its name, unique for the graph's life),
 // every read comes from the core's current description of the graph and every edit is a call into the
 // core, so node objects stay valid and consistent after any edit — including edits made by passes.
-// Values follow docs/format.md §3, decoded for JS: {$node} → Node, $tuple → Array, list → FxList (an
-// Array), $dict → plain object, {$float: 'inf'} → Infinity; other tags ($dtype, $size, $slice, $device…)
-// stay as their one-key objects, e.g. {$dtype: 'float32'}. Encoding back: Array → tuple, FxList → list,
-// a non-integral number → float, an integral number → int (use fxwasm.float(2) for the float 2.0).
+// Values are the file's dialect (web/src/value.js): Node ↔ {$node}, Array ↔ $tuple, FxList ↔ list, plain
+// object ↔ $dict; other tags ($dtype, $size, $slice, $device…) stay as their one-key objects, e.g.
+// {$dtype: 'float32'}. A number is an int when integral (use fxwasm.float(2) for the float 2.0).
 import { FxError } from './errors.js';
-import { checkNesting } from './marshal.js';
+import { FxList, encodeValue, decodeValue } from './value.js';
 
-/** A Python list among node arguments (a plain Array stands for a tuple, as FX args mostly are). */
-export class FxList extends Array {
-  static get [Symbol.species]() {
-    return Array;  // map/filter give plain arrays
-  }
-}
-
-/** Marks `items` as a Python list (not a tuple) in node arguments. */
-export function list(items) {
-  return FxList.from(items);
-}
-
-/** A float argument whose value is integral (2 → 2.0 in the graph), which a JS number cannot say. */
-export function float(x) {
-  if (typeof x !== 'number') throw new FxError(`float(): expected a number, got ${typeof x}`);
-  return Number.isFinite(x) ? { $float: x } : encodeValue(x);
-}
-
-const TAGS = new Set(['$dtype', '$device', '$memory_format', '$layout', '$size', '$slice', '$ellipsis', '$float', '$tuple', '$dict', '$node']);
-
-/** Encodes a JS argument value for the core (format.md §3). */
-export function encodeValue(value, where = 'argument', ancestors = []) {
-  if (value instanceof Node) return { $node: value.name };
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'boolean' || typeof value === 'string') return value;
-  if (typeof value === 'bigint') return value;  // exact: json.js writes it digit for digit
-  if (typeof value === 'number') {
-    if (Number.isNaN(value)) return { $float: 'nan' };
-    if (!Number.isFinite(value)) return { $float: value > 0 ? 'inf' : '-inf' };
-    return Number.isInteger(value) ? value : { $float: value };
-  }
-  if (typeof value !== 'object') throw new FxError(`${where}: cannot use a ${typeof value} as a graph value`);
-  // A cyclic or very deep value would otherwise overflow the JS stack (the format nests at most 64 deep).
-  checkNesting(value, ancestors, where, '');
-  ancestors.push(value);
-  try {
-    const enc = (x) => encodeValue(x, where, ancestors);
-    if (value instanceof FxList) return Array.from(value, enc);
-    if (Array.isArray(value)) return { $tuple: value.map(enc) };
-    const keys = Object.keys(value);
-    if (keys.length === 1 && TAGS.has(keys[0])) {
-      const k = keys[0];
-      const payload = value[k];
-      if ((k === '$size' || k === '$slice' || k === '$tuple') && Array.isArray(payload)) return { [k]: payload.map(enc) };
-      if (k === '$dict' && payload !== null && typeof payload === 'object' && !Array.isArray(payload)) {
-        return { $dict: Object.fromEntries(Object.keys(payload).map((key) => [key, enc(payload[key])])) };
-      }
-      // The other tags hold one scalar ({$dtype: 'float32'}, {$node: 'x'}, {$float: 'inf'}).
-      if (payload === null || ['string', 'number', 'boolean', 'bigint'].includes(typeof payload)) return value;
-      throw new FxError(`${where}: {${k}: …} holds a ${Array.isArray(payload) ? 'list' : typeof payload}, not a name or number`);
-    }
-    return { $dict: Object.fromEntries(keys.map((k) => [k, enc(value[k])])) };
-  } finally {
-    ancestors.pop();
-  }
-}
-
+// A graph value for JS: node references become this graph's Nodes, lists FxLists.
 function decode(value, graph) {
-  if (Array.isArray(value)) return FxList.from(value, (v) => decode(v, graph));
-  if (value === null || typeof value !== 'object') return value;
-  if ('$node' in value) return graph._node(value.$node);
-  if ('$tuple' in value) return value.$tuple.map((v) => decode(v, graph));
-  if ('$dict' in value) return decodeDict(value.$dict, graph);
-  if ('$float' in value) return value.$float === 'nan' ? NaN : value.$float === 'inf' ? Infinity : -Infinity;
-  if ('$size' in value) return { $size: value.$size.map((v) => decode(v, graph)) };
-  if ('$slice' in value) return { $slice: value.$slice.map((v) => decode(v, graph)) };
-  return value;
+  return decodeValue(value, { node: (name) => graph._node(name), List: FxList });
 }
 
-function decodeDict(obj, graph) {
+// kwargs and meta: a JSON object of values.
+function decodeEntries(obj, graph) {
   return Object.fromEntries(Object.entries(obj ?? {}).map(([k, v]) => [k, decode(v, graph)]));
 }
 
-/** @internal A value of the format with no node references (a module's hyperparameters), as node args read. */
-export function decodeLiteral(value) {
-  return decode(value, null);
+function encodeArgs(args) {
+  return args.map((a, i) => encodeValue(a, { where: `args[${i}]` }));
+}
+
+function encodeKwargs(kwargs) {
+  return Object.fromEntries(Object.entries(kwargs ?? {}).map(([k, v]) => [k, encodeValue(v, { where: `kwargs.${k}` })]));
 }
 
 export class Node {
@@ -120,18 +59,17 @@ export class Node {
   /** Replaces all args; users of old and new inputs stay in sync (FX's node.args = ...). */
   set args(args) {
     if (!Array.isArray(args)) throw new FxError('node.args must be an array', { node: this.#name });
-    this.#graph._edit({ cmd: 'set_args', node: this.#name, args: args.map((a) => encodeValue(a, 'args')) });
+    this.#graph._edit({ cmd: 'set_args', node: this.#name, args: encodeArgs(args) });
   }
-  get kwargs() { return decodeDict(this.#raw().kwargs, this.#graph); }
+  get kwargs() { return decodeEntries(this.#raw().kwargs, this.#graph); }
   set kwargs(kwargs) {
     if (kwargs === null || typeof kwargs !== 'object' || Array.isArray(kwargs)) {
       throw new FxError('node.kwargs must be an object', { node: this.#name });
     }
-    const encoded = Object.fromEntries(Object.entries(kwargs).map(([k, v]) => [k, encodeValue(v, 'kwargs')]));
-    this.#graph._edit({ cmd: 'set_kwargs', node: this.#name, kwargs: encoded });
+    this.#graph._edit({ cmd: 'set_kwargs', node: this.#name, kwargs: encodeKwargs(kwargs) });
   }
   /** shape ({$size}), dtype ({$dtype}), stack_trace, … when known. */
-  get meta() { return decodeDict(this.#raw().meta, this.#graph); }
+  get meta() { return decodeEntries(this.#raw().meta, this.#graph); }
   /** Nodes that use this one, in the order they started using it. */
   get users() { return (this.#raw().users ?? []).map((u) => this.#graph._node(u)); }
 
@@ -155,12 +93,12 @@ export class Node {
 
   /** Sets args[index] (FX's update_arg). */
   updateArg(index, value) {
-    this.#graph._edit({ cmd: 'update_arg', node: this.#name, index, value: encodeValue(value, 'args') });
+    this.#graph._edit({ cmd: 'update_arg', node: this.#name, index, value: encodeValue(value, { where: `args[${index}]` }) });
   }
 
   /** Sets kwargs[key] (FX's update_kwarg). */
   updateKwarg(key, value) {
-    this.#graph._edit({ cmd: 'update_kwarg', node: this.#name, key, value: encodeValue(value, 'kwargs') });
+    this.#graph._edit({ cmd: 'update_kwarg', node: this.#name, key, value: encodeValue(value, { where: `kwargs.${key}` }) });
   }
 
   /**
@@ -285,8 +223,8 @@ export class Graph {
     if (!Array.isArray(args)) throw new FxError('createNode: args must be an array');
     const command = {
       cmd: 'create_node', op, target, name, type: typeExpr,
-      args: args.map((a) => encodeValue(a, 'args')),
-      kwargs: Object.fromEntries(Object.entries(kwargs ?? {}).map(([k, v]) => [k, encodeValue(v, 'kwargs')])),
+      args: encodeArgs(args),
+      kwargs: encodeKwargs(kwargs),
     };
     const point = this.#insert[this.#insert.length - 1];
     if (point) Object.assign(command, point);

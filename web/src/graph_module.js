@@ -1,11 +1,10 @@
 // GraphModule: a model loaded into the WebAssembly core. Every method asks the core (the JS side never
 // parses the file); a failed call throws FxError and leaves both this module and the runtime usable.
-import { FxError, unwrapReply } from './errors.js';
+import { FxError } from './errors.js';
 import { Graph } from './graph.js';
-import { encodeValue, decodeValue, encodeTensors, decodeTensors } from './marshal.js';
-import { decodeLiteral, encodeValue as encodeGraphValue } from './graph.js';
+import { encodeRunValue, decodeRunValue, toPacked } from './marshal.js';
+import { FxList, encodeValue, decodeValue } from './value.js';
 import { Tensor } from './tensor.js';
-import { ResidentTensor } from './resident.js';
 import { getRuntime, threadsStartError } from './runtime.js';
 import { threadInfo, threadsEnvironment } from './threads.js';
 import { stringify } from './json.js';
@@ -115,7 +114,7 @@ export class GraphModule {
     const { modules } = this.#rt.call('fx_modules', this.#live());
     return Object.fromEntries(Object.entries(modules).map(([name, m]) => [name, {
       type: m.type,
-      hparams: Object.fromEntries(Object.entries(m.hparams).map(([k, v]) => [k, decodeLiteral(v)])),
+      hparams: Object.fromEntries(Object.entries(m.hparams).map(([k, v]) => [k, decodeValue(v, { List: FxList })])),
     }]));
   }
 
@@ -129,7 +128,7 @@ export class GraphModule {
     const handle = this.#live();
     const reply = this.#rt.call('fx_get_tensor', handle, String(name));
     try {
-      return decodeValue(this.#rt, reply.tensor);
+      return decodeRunValue(this.#rt, reply.tensor);
     } finally {
       this.#rt.call('fx_release', handle);
     }
@@ -160,7 +159,7 @@ export class GraphModule {
     const blocks = [];
     try {
       const inputs = options.inputs ? this.#orderInputs(options.inputs) : [];
-      const encoded = inputs.map((x, i) => encodeValue(this.#rt, x, blocks, `#${i}`));
+      const encoded = inputs.map((x, i) => encodeRunValue(this.#rt, x, blocks, `input #${i}`));
       return this.#edit(() => this.#rt.call('fx_shape_prop', handle, stringify(encoded))).changed;
     } finally {
       for (const ptr of blocks) this.#rt.free(ptr);
@@ -207,7 +206,7 @@ export class GraphModule {
     const handle = this.#live();
     const blocks = [];
     try {
-      const wire = encodeValue(this.#rt, tensor, blocks, name);
+      const wire = encodeRunValue(this.#rt, tensor, blocks, `tensor '${name}'`);
       this.#edit(() => this.#rt.call('fx_add_tensor', handle, String(name), stringify(wire), kind));
     } finally {
       for (const ptr of blocks) this.#rt.free(ptr);
@@ -220,7 +219,7 @@ export class GraphModule {
    * ('fc.weight', 'fc.bias').
    */
   addModule(name, type, hparams = {}) {
-    const encoded = Object.fromEntries(Object.entries(hparams).map(([k, v]) => [k, encodeGraphValue(v, 'hparams')]));
+    const encoded = Object.fromEntries(Object.entries(hparams).map(([k, v]) => [k, encodeValue(v, { where: `hparams.${k}` })]));
     this.#edit(() => this.#rt.call('fx_edit', this.#live(), stringify({ cmd: 'add_module', name, type, hparams: encoded })));
   }
 
@@ -272,39 +271,26 @@ export class GraphModule {
     const ordered = this.#orderInputs(inputs);
     const rt = this.#rt;
     const blocks = [];
-    let handedOver = false;  // from the run call on, the core owns (and frees) the input blocks
     let reply;
+    let handedOver = false;  // from the run call on, the core owns (and frees) the input blocks
     try {
-      if (!options.profile && ordered.every((x) => x instanceof Tensor || x instanceof ResidentTensor)) {
-        const size = encodeTensors(rt, ordered, blocks);
-        if (size >= 0) {
-          handedOver = true;
-          const text = rt.callRaw('fx_run_tensors', handle, ordered.length, size, !!options.resident);
-          if (text.startsWith('#')) {
-            try {
-              return decodeTensors(rt, Number(text.slice(1)), rt.wireDtypeNames);
-            } finally {
-              rt.callRaw('fx_release_outputs', handle);
-            }
-          }
-          reply = unwrapReply(text);
-        }
-      }
-      if (!handedOver) {
-        const encoded = ordered.map((x, i) => encodeValue(rt, x, blocks, `#${i}`));
-        const d = rt.scratch(blocks.length);
-        blocks.forEach((ptr, i) => { d[i] = ptr; });
-        handedOver = true;
-        reply = rt.call('fx_run', handle, stringify(encoded), blocks.length, !!options.profile);
-      }
+      const encoded = ordered.map((x, i) => encodeRunValue(rt, x, blocks, `input #${i}`));
+      // The usual inputs (tensors in tuples and lists) go packed, the rest as JSON text (marshal.js).
+      const packed = toPacked(encoded, rt.wireDtypes.codes);
+      const d = rt.scratch(blocks.length + (packed ? packed.length : 0));  // after the copies: a growing heap moves it
+      blocks.forEach((ptr, i) => { d[i] = ptr; });
+      if (packed) d.set(packed, blocks.length);
+      handedOver = true;
+      reply = rt.call('fx_run', handle, packed ? '' : stringify(encoded), blocks.length, packed ? packed.length : 0,
+        !!options.profile, !!options.resident && !options.profile);
     } finally {
       if (!handedOver) for (const ptr of blocks) rt.free(ptr);
     }
     try {
-      const outputs = decodeValue(this.#rt, reply.outputs);
+      const outputs = decodeRunValue(rt, reply.outputs);
       return options.profile ? { outputs, profile: reply.profile } : outputs;
     } finally {
-      this.#rt.call('fx_release', handle);
+      rt.callRaw('fx_release_outputs', handle);
     }
   }
 
@@ -312,8 +298,8 @@ export class GraphModule {
    * Runs the graph once. `inputs`: an array (one per placeholder) or {name: value}. Values are Tensors,
    * ResidentTensors, numbers, booleans, null, or arrays/objects of them. Resolves to the output with FX's
    * nesting; with {profile: true} to {outputs, profile} where profile lists every node with its time in ms.
-   * {resident: true} keeps the output tensors in the runtime as ResidentTensors (when the output is a tensor
-   * or a flat tuple/list of them, whatever its nesting in JS): given back as inputs they are not copied, and
+   * {resident: true} keeps the output tensors in the runtime as ResidentTensors (when the output holds only
+   * tensors, in tuples and lists, whatever its nesting in JS): given back as inputs they are not copied, and
    * a cache the graph grows with torch.cat is appended to in place — a decoding loop's KV caches.
    */
   async run(inputs, options = {}) {
@@ -326,7 +312,7 @@ export class GraphModule {
     const reply = this.#rt.call('fx_reference', handle);
     if (!reply.present) return null;
     try {
-      return { inputs: decodeValue(this.#rt, reply.inputs), outputs: decodeValue(this.#rt, reply.outputs) };
+      return { inputs: decodeRunValue(this.#rt, reply.inputs), outputs: decodeRunValue(this.#rt, reply.outputs) };
     } finally {
       this.#rt.call('fx_release', handle);
     }

@@ -276,8 +276,8 @@ export interface CheckReport {
 export interface RunOptions {
   profile?: boolean;
   /**
-   * Keep the output tensors in the runtime as ResidentTensors (when the graph's output is a tensor or a
-   * flat tuple/list of them; other outputs come back as Tensors). Not with profile; not in worker mode.
+   * Keep the output tensors in the runtime as ResidentTensors (when the graph's output holds only tensors in
+   * tuples and lists, and None; other outputs come back as Tensors). Not with profile; not in worker mode.
    */
   resident?: boolean;
 }

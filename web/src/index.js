@@ -11,7 +11,8 @@ export { Tensor, tensor, randomTensor, seededRandom } from './tensor.js';
 export { ResidentTensor } from './resident.js';
 export { GraphModule } from './graph_module.js';
 export { WorkerGraphModule } from './worker_client.js';
-export { Graph, Node, FxList, list, float } from './graph.js';
+export { Graph, Node } from './graph.js';
+export { FxList, list, float } from './value.js';
 export { readNpy, writeNpy, readNpz, readNpzAsync, writeNpz } from './npy.js';
 export { profileRuns, medianProfile, groupProfile, profileKey, chromeTrace } from './profile.js';
 

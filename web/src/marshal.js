@@ -1,135 +1,99 @@
-// Moves run inputs and outputs across the wasm boundary. Structure travels as JSON (cpp/api/wire.h), or for
-// the common case (inputs all tensors; output a tensor or flat tuple/list of them) as doubles in the heap;
-// tensor bytes travel through the heap: inputs are copied into aligned blocks (fx_run takes them over and
-// views them; other calls copy and the caller frees them), outputs are described by (dtype, shape, ptr,
-// nbytes) and copied out before the core releases them.
+// Run values across the wasm boundary: the dialect of value.js, each Tensor as
+// {$tensor: {dtype, shape, ptr, nbytes}} (cpp/api/wire.h). Input bytes are copied into 64-byte aligned heap
+// blocks (fx_run takes them over and views them; other calls copy them and the caller frees them); output
+// bytes are copied out before the core releases them (fx_release, fx_release_outputs).
+// The usual run — tensors in tuples and lists — crosses in the dialect's packed form (doubles in the heap,
+// docs/format.md §3) instead of JSON text: toPacked and fromPacked turn dialect values into it and back,
+// as JSON.stringify and JSON.parse do for the text; value.js encodes and decodes either.
 import { FxError } from './errors.js';
 import { Tensor, DTYPE_ARRAYS } from './tensor.js';
 import { ResidentTensor } from './resident.js';
-
-// How deep run inputs may nest: the core's limit for any value (program/object.h kMaxObjectDepth), checked
-// here first so that a deep or cyclic JS value fails as FxError, not as a JS stack overflow.
-export const MAX_VALUE_DEPTH = 64;
+import { encodeValue, decodeValue } from './value.js';
 
 /**
- * Throws FxError when `value` (an array or object met at `depth` below the input, inside `ancestors`)
- * would nest too deep or contains itself.
+ * Encodes a run value, copying each tensor's bytes into a heap block pushed on `blocks`; a ResidentTensor
+ * goes by its id (ptr = -id, no copy).
  */
-export function checkNesting(value, ancestors, where, what = 'input') {
-  const at = what ? `${what} ${where}` : where;
-  if (ancestors.includes(value)) throw new FxError(`${at}: the value contains itself (a cycle)`);
-  if (ancestors.length >= MAX_VALUE_DEPTH) throw new FxError(`${at}: value nests deeper than ${MAX_VALUE_DEPTH} levels`);
-}
-
-/** Encodes one input value, copying tensor bytes into the heap; every block is pushed on `blocks`. */
-export function encodeValue(rt, value, blocks, where, ancestors = []) {
-  if (value instanceof ResidentTensor) value.wireId(rt, where), value = value.toTensor();  // JSON form: a copy
-  if (value instanceof Tensor) {
-    const bytes = value.bytes();
+export function encodeRunValue(rt, value, blocks, where) {
+  const tensor = (t, at) => {
+    if (t instanceof ResidentTensor) return { dtype: t.dtype, shape: t.shape, ptr: -t.wireId(rt, at), nbytes: 0 };
+    const bytes = t.bytes();
     const ptr = rt.copyInput(bytes);
     blocks.push(ptr);
-    return { $t: 'tensor', dtype: value.dtype, shape: value.shape, ptr, nbytes: bytes.byteLength };
-  }
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'boolean') return value;
-  if (typeof value === 'bigint') return value;  // exact: json.js writes it digit for digit
-  if (typeof value === 'number') {
-    if (Number.isFinite(value)) return value;
-    return { $t: 'float', v: Number.isNaN(value) ? 'nan' : value > 0 ? 'inf' : '-inf' };
-  }
-  if (typeof value === 'string') return value;
-  if (ArrayBuffer.isView(value)) {
-    throw new FxError(`input ${where}: a bare ${value.constructor.name} has no shape; wrap it with fxwasm.tensor(data, shape)`);
-  }
-  if (typeof value === 'object') {
-    checkNesting(value, ancestors, where);
-    ancestors.push(value);
-    try {
-      if (Array.isArray(value)) return value.map((x, i) => encodeValue(rt, x, blocks, `${where}[${i}]`, ancestors));
-      return { $t: 'dict', items: Object.entries(value).map(([k, v]) => [k, encodeValue(rt, v, blocks, `${where}.${k}`, ancestors)]) };
-    } finally {
-      ancestors.pop();
-    }
-  }
-  throw new FxError(`input ${where}: cannot pass a ${typeof value}`);
+    return { dtype: t.dtype, shape: t.shape, ptr, nbytes: bytes.byteLength };
+  };
+  return encodeValue(value, { where, tensor });
 }
 
-/** Rebuilds an output value, copying tensor bytes out of the heap. */
-export function decodeValue(rt, json) {
-  if (Array.isArray(json)) return json.map((x) => decodeValue(rt, x));
-  if (json === null || typeof json !== 'object') return json;
-  switch (json.$t) {
-    case 'tensor': {
-      const Ctor = DTYPE_ARRAYS[json.dtype];
-      if (!Ctor) throw new FxError(`output has dtype '${json.dtype}', which JavaScript cannot hold`);
-      const bytes = json.nbytes ? rt.copyOut(json.ptr, json.nbytes) : new Uint8Array(0);
-      return new Tensor(new Ctor(bytes.buffer, 0, json.nbytes / Ctor.BYTES_PER_ELEMENT), json.shape, json.dtype);
+/** Rebuilds a value the core answered (JSON, or {$packed: address}), copying tensor bytes out of the heap. */
+export function decodeRunValue(rt, json) {
+  return decodeValue(json, {
+    tensor: (body) => tensorFromHeap(rt, body),
+    packed: (address) => fromPacked(rt.heapF64, address, rt.wireDtypes.names),
+  });
+}
+
+function tensorFromHeap(rt, { dtype, shape, ptr, nbytes }) {
+  if (ptr < 0) return new ResidentTensor(rt, -ptr, shape, dtype);  // kept in the runtime ({resident: true})
+  const Ctor = DTYPE_ARRAYS[dtype];
+  if (!Ctor) throw new FxError(`output has dtype '${dtype}', which JavaScript cannot hold`);
+  const bytes = nbytes ? rt.copyOut(ptr, nbytes) : new Uint8Array(0);
+  return new Tensor(new Ctor(bytes.buffer, 0, nbytes / Ctor.BYTES_PER_ELEMENT), shape, dtype);
+}
+
+// Packed kinds (cpp/api/wire.h): a tensor is [TENSOR, dtype code, ndim, ptr, nbytes, ...dims], a tuple or
+// list [TUPLE|LIST, count, ...items], None [NONE].
+const TENSOR = 0, TUPLE = 1, LIST = 2, NONE = 3;
+
+/**
+ * The packed form of encoded values (encodeRunValue's) as one tuple: an array of numbers, or null when a
+ * value holds anything but tensors, tuples, lists and None (it then goes as JSON). `codes`: dtype name → code.
+ */
+export function toPacked(values, codes) {
+  const out = [TUPLE, values.length];
+  const put = (v) => {
+    if (v === null) return out.push(NONE) > 0;
+    if (Array.isArray(v)) {
+      out.push(LIST, v.length);
+      return v.every(put);
     }
-    case 'dict':
-      return Object.fromEntries(json.items.map(([k, v]) => [k, decodeValue(rt, v)]));
-    case 'float':
-      return json.v === 'nan' ? NaN : json.v === 'inf' ? Infinity : -Infinity;
-    case 'value':
-      return json.repr;
-    default:
-      throw new FxError(`unexpected output encoding ${JSON.stringify(json).slice(0, 80)}`);
-  }
+    if (typeof v !== 'object') return false;
+    const body = v.$tensor;
+    if (body !== undefined) {
+      const code = codes.get(body.dtype);
+      if (code === undefined) return false;
+      out.push(TENSOR, code, body.shape.length, body.ptr, body.nbytes, ...body.shape);
+      return true;
+    }
+    if (Array.isArray(v.$tuple)) {
+      out.push(TUPLE, v.$tuple.length);
+      return v.$tuple.every(put);
+    }
+    return false;
+  };
+  return values.every(put) ? out : null;
 }
 
 /**
- * Writes the fast form of `tensors` (Tensors and ResidentTensors) into the run scratch: the block pointers
- * (-id for a resident tensor: no copy), then per input [dtype code, ndim, nbytes, dims...]. Returns its
- * size in doubles, or -1 (nothing copied) when a dtype has no code. Every block is pushed on `blocks`.
+ * The dialect value (as JSON.parse gives it) packed at `address` (8-byte aligned) in `heap` (the heap as
+ * doubles); `names`: code → dtype name.
  */
-export function encodeTensors(rt, tensors, blocks) {
-  const codes = rt.wireDtypes;
-  let size = tensors.length;
-  for (const t of tensors) {
-    if (!codes.has(t.dtype)) return -1;
-    size += 3 + t.shape.length;
-  }
-  const ids = tensors.map((t, i) => (t instanceof ResidentTensor ? t.wireId(rt, `#${i}`) : 0));
-  const ptrs = tensors.map((t, i) => {
-    if (ids[i]) return -ids[i];
-    const ptr = rt.copyInput(t.bytes());
-    blocks.push(ptr);
-    return ptr;
-  });
-  const d = rt.scratch(size);  // after the copies: a growing heap would move it
-  let at = tensors.length;
-  tensors.forEach((t, i) => {
-    d[i] = ptrs[i];
-    d[at++] = codes.get(t.dtype);
-    d[at++] = t.shape.length;
-    d[at++] = ids[i] ? 0 : t.bytes().byteLength;
-    for (const s of t.shape) d[at++] = s;
-  });
-  return size;
-}
-
-/** Rebuilds the outputs from a compact reply at `address` (cpp/api/wire.h), copying tensor bytes out. */
-export function decodeTensors(rt, address, dtypeNames) {
-  const heap = rt.heap;
-  // Addresses and lengths are unsigned: past 2 GiB, `(length - address) >> 3` would go negative.
-  const d = new Float64Array(heap.buffer, address, Math.floor((heap.byteLength - address) / 8));
-  const count = d[1];
-  let at = 2;
-  const out = [];
-  for (let i = 0; i < count; i++) {
-    const dtype = dtypeNames[d[at]];
-    const ndim = d[at + 1];
-    const ptr = d[at + 2];
-    const nbytes = d[at + 3];
-    const shape = Array.from(d.subarray(at + 4, at + 4 + ndim));
-    at += 4 + ndim;
-    if (ptr < 0) {  // kept in the runtime ({resident: true})
-      out.push(new ResidentTensor(rt, -ptr, shape, dtype));
-      continue;
+export function fromPacked(heap, address, names) {
+  const d = heap;
+  let at = address / 8;
+  const read = () => {
+    const kind = d[at++];
+    if (kind === TENSOR) {
+      const shape = new Array(d[at + 1]);
+      for (let k = 0; k < shape.length; k++) shape[k] = d[at + 4 + k];
+      const body = { dtype: names[d[at]], shape, ptr: d[at + 2], nbytes: d[at + 3] };
+      at += 4 + shape.length;
+      return { $tensor: body };
     }
-    const Ctor = DTYPE_ARRAYS[dtype];
-    if (!Ctor) throw new FxError(`output has dtype '${dtype}', which JavaScript cannot hold`);
-    const bytes = nbytes ? rt.copyOut(ptr, nbytes) : new Uint8Array(0);
-    out.push(new Tensor(new Ctor(bytes.buffer, 0, nbytes / Ctor.BYTES_PER_ELEMENT), shape, dtype));
-  }
-  return d[0] === 0 ? out[0] : out;
+    if (kind === NONE) return null;
+    const items = new Array(d[at++]);
+    for (let i = 0; i < items.length; i++) items[i] = read();
+    return kind === TUPLE ? { $tuple: items } : items;
+  };
+  return read();
 }

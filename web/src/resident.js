@@ -2,8 +2,8 @@
 // that it can go back in as an input without crossing into JS and back — a decoder's KV caches, which
 // otherwise cost two copies of the whole cache per token. A cache the step graph grows with torch.cat is
 // then appended to in place (cpp/ops/array/cat_grow.cpp). Read it with toTensor(); free it with dispose()
-// (a garbage-collected one is freed too, eventually). On the wire its block pointer is -id
-// (cpp/api/resident.h).
+// (a garbage-collected one is freed too, eventually). On the wire it is a {$tensor} whose ptr is -id
+// (cpp/api/wire.h, cpp/api/resident.h).
 import { FxError } from './errors.js';
 import { Tensor, DTYPE_ARRAYS } from './tensor.js';
 
@@ -58,11 +58,11 @@ export class ResidentTensor {
     if (!rt.broken) rt.guard('fx_resident_free', () => rt.module.fx_resident_free(id));
   }
 
-  /** The id to put on the wire of a run in `rt` (where: the input's name in messages). */
+  /** The id to put on the wire of a run in `rt` (where: the input's place in messages, "input #0"). */
   wireId(rt, where) {
-    this.#owner(`input ${where}`);
+    this.#owner(where);
     if (rt !== this.#rt) {
-      throw new FxError(`input ${where}: a resident tensor belongs to the runtime that made it (another thread ` +
+      throw new FxError(`${where}: a resident tensor belongs to the runtime that made it (another thread ` +
                         'count is another runtime); pass toTensor() instead');
     }
     return this.#id;

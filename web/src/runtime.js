@@ -26,6 +26,11 @@ class Runtime {
     return this.module.HEAPU8;  // re-read on every use: memory growth replaces the buffer
   }
 
+  /** The heap as doubles (index = address / 8), re-read on every use as `heap`. */
+  get heapF64() {
+    return this.module.HEAPF64;
+  }
+
   /** Calls a bound function returning a JSON reply; a failure reply throws FxError. */
   call(name, ...args) {
     return unwrapReply(this.callRaw(name, ...args));
@@ -87,7 +92,10 @@ class Runtime {
     return ptr;
   }
 
-  /** The core's run scratch as `n` doubles (moves when it grows; valid until the next heap growth). */
+  /**
+   * The core's run scratch (the input blocks a run takes over, then the packed inputs) as `n` doubles
+   * (moves when it grows; valid until the next heap growth).
+   */
   scratch(n) {
     if (!this.scratchPtr || this.scratchSize < n) {
       const ptr = this.guard('fx_scratch', () => this.module.fx_scratch(Math.max(n, 64)));
@@ -98,13 +106,13 @@ class Runtime {
     return new Float64Array(this.heap.buffer, this.scratchPtr, n);
   }
 
-  /** dtype name → code of the core's fast run form (api/wire.h). */
+  /** The packed form's dtype codes (cpp/api/wire.h): {names (by code), codes (name → code)}. */
   get wireDtypes() {
-    if (!this.wireDtypeCodes) {
-      this.wireDtypeNames = this.call('fx_wire_dtypes').dtypes;
-      this.wireDtypeCodes = new Map(this.wireDtypeNames.map((name, i) => [name, i]));
+    if (!this.wireDtypeTable) {
+      const names = this.call('fx_wire_dtypes').dtypes;
+      this.wireDtypeTable = { names, codes: new Map(names.map((name, i) => [name, i])) };
     }
-    return this.wireDtypeCodes;
+    return this.wireDtypeTable;
   }
 
   /** A copy of heap bytes (safe after the block is freed or the heap grows). */

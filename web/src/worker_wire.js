@@ -4,7 +4,7 @@
 import { FxError } from './errors.js';
 import { Tensor } from './tensor.js';
 import { ResidentTensor } from './resident.js';
-import { checkNesting } from './marshal.js';
+import { checkNesting } from './value.js';
 
 const TENSOR = '__fxwasmTensor__';
 
@@ -23,7 +23,7 @@ export function packValue(value, transfer = null, where = '#0', ancestors = []) 
   if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) {
     return value;  // numbers (NaN, ±Infinity included), bigints, booleans, strings, null; views fail later as in-thread
   }
-  checkNesting(value, ancestors, where);  // as in-thread: a cycle or 64+ levels is an FxError, not a stack overflow
+  checkNesting(value, ancestors, `input ${where}`);  // as in-thread: a cycle or 64+ levels is an FxError, not a stack overflow
   ancestors.push(value);
   try {
     if (Array.isArray(value)) return value.map((x, i) => packValue(x, transfer, `${where}[${i}]`, ancestors));

@@ -36,17 +36,24 @@ TEST(DeepValues, RunInputsNestedPastTheLimitAreFxErrors) {
     const std::string err = wire_error("[" + nested_arrays(depth) + "]", {"x"});
     EXPECT_NE(err.find("input 'x': value nests deeper than 64 levels"), std::string::npos) << depth << ": " << err;
   }
-  // Dicts, tagged lists and plain objects count the same.
+  // Dicts and tuples count one level each, as lists do.
   std::string dicts = "1";
-  for (int i = 0; i < 2000; ++i) dicts = "{\"$t\":\"dict\",\"items\":[[\"k\"," + dicts + "]]}";
+  for (int i = 0; i < 2000; ++i) dicts = "{\"$dict\":{\"k\":" + dicts + "}}";
   EXPECT_NE(wire_error("[" + dicts + "]").find("input #0: value nests deeper than 64"), std::string::npos);
+  std::string tuples = "1";
+  for (int i = 0; i < 2000; ++i) tuples = "{\"$tuple\":[" + tuples + "]}";
+  EXPECT_NE(wire_error("[" + tuples + "]").find("nests deeper than 64"), std::string::npos);
+  // A plain object is no value (not a tag): refused at once, however deep.
   std::string objects = "1";
   for (int i = 0; i < 2000; ++i) objects = "{\"a\":" + objects + "}";
-  EXPECT_NE(wire_error("[" + objects + "]").find("nests deeper than 64"), std::string::npos);
-  // 64 levels is allowed.
+  EXPECT_NE(wire_error("[" + objects + "]").find("unknown tag 'a'"), std::string::npos);
+  // 64 levels is allowed, tuples and dicts included.
   const std::vector<Object> ok = inputs_from_wire("[" + nested_arrays(64) + "]", nullptr);
   ASSERT_EQ(ok.size(), 1u);
   EXPECT_EQ(ok[0].depth(), 64u);
+  std::string mixed = "1";
+  for (int i = 0; i < 64; ++i) mixed = i % 2 ? "{\"$tuple\":[" + mixed + "]}" : "{\"$dict\":{\"k\":" + mixed + "}}";
+  EXPECT_EQ(inputs_from_wire("[" + mixed + "]", nullptr)[0].depth(), 64u);
 }
 
 TEST(DeepValues, ModelSurvivesADeepRunInput) {

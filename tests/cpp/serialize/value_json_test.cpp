@@ -77,6 +77,14 @@ TEST(ValueJson, EveryKindRoundTrips) {
   EXPECT_EQ(value_to_json(Value::node(x)).dump(), R"({"$node":"x"})");
 }
 
+// {"$float": number}: a float whose value is integral, which JavaScript writes without a '.'.
+TEST(ValueJson, FloatTagWithANumberIsAFloat) {
+  const Value v = value_from_json(Json::parse(R"({"$float": 2})"), {}, ValueContext{"n", "args"});
+  EXPECT_EQ(v.kind(), ValueKind::Float);
+  EXPECT_EQ(v.as_float(), 2.0);
+  EXPECT_EQ(value_to_json(v).dump(), "2.0");  // written back the file's way
+}
+
 TEST(ValueJson, RejectsMalformedTags) {
   EXPECT_EQ(decode_error(R"({"$node": "foo"})", [](const std::string&) -> Node* { return nullptr; }),
             "node 'add': args refer to unknown node 'foo'");
@@ -104,12 +112,13 @@ TEST(ValueJson, ReferenceObjectsRoundTrip) {
   std::vector<std::string> paths;
   Json j = object_to_json(o, [&](const Tensor&, const std::string& path) {
     paths.push_back(path);
-    return "t" + path;
+    return Json("t" + path);
   });
   EXPECT_EQ(paths, (std::vector<std::string>{".0", ".2.1"}));
   EXPECT_EQ(j.dump(), R"({"$tuple":[{"$tensor":"t.0"},true,[0.5,{"$tensor":"t.2.1"}],{"$dict":{"k":3}}]})");
-  Object back = object_from_json(j, [&](const std::string& name) -> const Tensor* {
-    return name.rfind("t.", 0) == 0 ? &t : nullptr;
+  Object back = object_from_json(j, [&](const Json& body) {
+    EXPECT_EQ(body.get<std::string>().rfind("t.", 0), 0u);
+    return t;
   }, ValueContext{"", "reference"});
   ASSERT_EQ(back.kind(), Object::Kind::Tuple);
   ASSERT_EQ(back.items().size(), 4u);
@@ -118,11 +127,12 @@ TEST(ValueJson, ReferenceObjectsRoundTrip) {
   EXPECT_EQ(back.items()[2].kind(), Object::Kind::List);
   EXPECT_EQ(back.items()[3].dict_items()[0].first, "k");
   try {
-    object_from_json(Json::parse(R"({"$tensor": "nope"})"), [](const std::string&) -> const Tensor* { return nullptr; },
+    object_from_json(Json::parse(R"({"$tensor": "nope"})"),
+                     [](const Json& body) -> Tensor { throw FxError("no tensor '" + body.get<std::string>() + "'"); },
                      ValueContext{"", "reference outputs"});
     FAIL();
   } catch (const FxError& e) {
-    EXPECT_NE(std::string(e.what()).find("'nope'"), std::string::npos);
+    EXPECT_EQ(std::string(e.what()), "reference outputs: no tensor 'nope'");  // the reader's message, with the field
   }
 }
 
