@@ -6,8 +6,9 @@
 //   the kernel threads.
 // - More rows: integer products (gemm_q8_ukernel.h): A quantised per row to int16 (as many levels as the
 //   int32 sums allow), Q packed per call in 8-channel panels, i32x4.dot_i16x8_s into int32 sums, then
-//   C = sum · a_scale[m] · scale[n] and the epilogue. A row holding inf or NaN (or K > 132,104) takes the
-//   float32 GEMM on Q dequantised panel by panel instead, so non-finite values propagate as in torch.
+//   C = sum · a_scale[m] · scale[n] and the epilogue. A row holding inf or NaN (also a nonzero row below
+//   ~1e-33, or K > 132,104) takes the float32 GEMM on Q dequantised panel by panel instead, so non-finite
+//   values propagate as in torch.
 #pragma once
 #include <cstddef>
 #include <cstdint>
