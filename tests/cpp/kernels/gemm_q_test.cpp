@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "gemm_q_testing.h"
+#include "kernels/parallel.h"
 
 namespace fx {
 namespace {
@@ -26,6 +27,33 @@ TEST(GemmQ, IntegerPathMatchesTheScalarReferenceWithEveryMicroKernel) {
       ++checked;
     }
   EXPECT_GT(checked, 1300);
+}
+
+TEST(GemmQ, IntegerPathIsBitIdenticalForAnyThreadCount) {
+  ASSERT_GE(kernels::max_threads(), 3) << "the native build runs threads";
+  // Many panels (threads take panels), one panel (threads take row tiles); both worth splitting.
+  const size_t shapes[2][3] = {{64, 130, 256}, {130, 8, 2048}};
+  for (const auto& s : shapes) {
+    const size_t M = s[0], N = s[1], K = s[2];
+    qgemm_testing::Lcg rng(M + N + K);
+    std::vector<float> A(M * K), scales(N), bias(N);
+    std::vector<int8_t> Q(N * K);
+    for (float& v : A) v = rng.next();
+    for (int8_t& v : Q) v = static_cast<int8_t>(rng.bits());
+    for (float& v : scales) v = 0.01f + 0.02f * std::fabs(rng.next());
+    for (float& v : bias) v = rng.next();
+    GemmParams p;
+    p.bias = bias.data();
+    std::vector<float> runs[3];
+    for (int t = 1; t <= 3; ++t) {
+      kernels::set_num_threads(t);
+      runs[t - 1].assign(M * N, 0.0f);
+      q8_gemm_bt(M, N, K, A.data(), K, Q.data(), K, scales.data(), runs[t - 1].data(), N, p);
+    }
+    kernels::set_num_threads(1);
+    EXPECT_EQ(runs[0], runs[1]) << M << "x" << N << "x" << K;
+    EXPECT_EQ(runs[0], runs[2]) << M << "x" << N << "x" << K;
+  }
 }
 
 TEST(GemmQ, ActivationLevelsKeepTheInt32SumsInRange) {
