@@ -28,7 +28,8 @@ constexpr size_t NR = kQ8NR;
 bool clamps(const GemmParams& p) { return !(std::isinf(p.min) && p.min < 0 && std::isinf(p.max) && p.max > 0); }
 
 // Row r of A [M, K] → out (kp int16, zero past K) with scale[r] = max|row| / levels; false when a row holds
-// inf or NaN (or is all but zero, below). Every GEMM call quantises its whole A, so this runs at a few instructions per 8 values.
+// inf or NaN (or is all but zero, below). Every GEMM call quantises its whole A, so this runs at a few
+// instructions per 8 values.
 bool quantize_rows(size_t M, size_t K, const float* A, size_t lda, size_t kp, float levels, int16_t* out,
                    float* scale) {
   for (size_t r = 0; r < M; ++r) {
@@ -120,9 +121,9 @@ void row_block_panel(Q8UkernelFn ukernel, size_t m0, size_t m1, size_t N, size_t
 }  // namespace
 
 size_t q8_activation_levels(size_t K) {
-  const size_t kp = std::max<size_t>(q8_k_padded(K), 1);
-  const size_t levels = std::min<size_t>(32767, size_t{2147483647} / (128 * kp));
-  return levels >= 127 ? levels : 0;
+  const uint64_t kp = std::max<uint64_t>(uint64_t{K} + K % 2, 1);  // 64-bit: size_t is 32 bits in wasm32
+  const uint64_t levels = std::min<uint64_t>(32767, uint64_t{2147483647} / (128 * kp));
+  return levels >= 127 ? static_cast<size_t>(levels) : 0;
 }
 
 void q8_pack_panel(size_t K, size_t nc, const int8_t* q, size_t ldq, int16_t* dst) {

@@ -67,6 +67,7 @@ TEST(GemmQ, ActivationLevelsKeepTheInt32SumsInRange) {
   }
   EXPECT_EQ(q8_activation_levels(132104), 127u);
   EXPECT_EQ(q8_activation_levels(132105), 0u);  // the float path takes such a K
+  EXPECT_EQ(q8_activation_levels(size_t{1} << 25), 0u);  // 128·K wraps a 32-bit size_t
 }
 
 TEST(GemmQ, PackedPanelInterleavesPairsOfEightChannels) {

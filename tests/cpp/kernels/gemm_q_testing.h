@@ -29,7 +29,8 @@ struct QCase {
   std::string describe() const {
     std::ostringstream s;
     s << (int4 ? "q4" : "q8") << " M=" << M << " N=" << N << " K=" << K << " pads=" << a_pad << "/" << q_pad
-      << "/" << c_pad << " bias=" << bias << " beta=" << beta << " clamp=[" << min << "," << max << "]" << (extreme ? " extreme" : "");
+      << "/" << c_pad << " bias=" << bias << " beta=" << beta << " clamp=[" << min << "," << max << "]"
+      << (extreme ? " extreme" : "");
     return s.str();
   }
 };
@@ -85,8 +86,9 @@ inline std::vector<QCase> integer_cases() {
   out.push_back(QCase{false, 6, 33, 64, 0, 0, 0, true, 0.5f, 0.0f, 6.0f});
   out.push_back(QCase{false, 5, 33, 64, 0, 0, 0, false, 0.0f, -0.25f, 0.25f});
   out.push_back(QCase{false, 130, 24, 70});      // more rows than one block (kQ8MC)
-  out.push_back(QCase{false, 6, 16, 1536, 0, 0, 0, false, 0.0f, -INFINITY, INFINITY, true});
-  out.push_back(QCase{false, 9, 11, 1535, 0, 0, 0, false, 0.0f, -INFINITY, INFINITY, true});
+  const float inf = std::numeric_limits<float>::infinity();
+  out.push_back(QCase{false, 6, 16, 1536, 0, 0, 0, false, 0.0f, -inf, inf, true});
+  out.push_back(QCase{false, 9, 11, 1535, 0, 0, 0, false, 0.0f, -inf, inf, true});
   return out;
 }
 

@@ -114,6 +114,12 @@ int main(int argc, char** argv) {
         if (++failed <= 10) std::printf("FAIL %s\n", err.c_str());
       }
     }
+  // size_t is 32 bits here: the levels' bound must not wrap for a long K.
+  ++checked;
+  if (fx::q8_activation_levels(size_t{1} << 25) != 0 || fx::q8_activation_levels(1536) != 10922) {
+    ++failed;
+    std::printf("FAIL q8_activation_levels on wasm32\n");
+  }
   std::printf("gemm_q (wasm SIMD128): %d cases, %d failed\n", checked, failed);
   if (argc > 1 && std::string(argv[1]) == "bench") {
     bench();
