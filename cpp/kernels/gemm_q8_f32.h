@@ -4,8 +4,11 @@
 // - Up to 4 rows of A (decoding): dot products against Q's rows, dequantised on the fly in SIMD lanes
 //   (int8 → int32 → float32; the scale multiplies the finished dot product), output channels split over
 //   the kernel threads.
-// - More rows: Q is dequantised panel by panel (a few hundred KB of float32) into the float32 GEMM
-//   (f32_gemm_bt), which is compute-bound there, so the int8 bytes only save memory traffic.
+// - More rows: integer products (gemm_q8_ukernel.h): A quantised per row to int16 (as many levels as the
+//   int32 sums allow), Q packed per call in 8-channel panels, i32x4.dot_i16x8_s into int32 sums, then
+//   C = sum · a_scale[m] · scale[n] and the epilogue. A row holding inf or NaN (also a nonzero row below
+//   ~1e-33, or K > 132,104) takes the float32 GEMM on Q dequantised panel by panel instead, so non-finite
+//   values propagate as in torch.
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -1,7 +1,8 @@
 // Shared by the native GoogleTest (gemm_q_test.cpp) and the WebAssembly runner (gemm_q_wasm_check.cpp):
-// the sweep of int8 / int4 weight GEMM cases (rows 1–4 take the dot-product path, more the panel path;
-// K crosses every SIMD tail and int4 block boundary) and the check of one case against the scalar
-// reference. Header-only so both builds compile exactly the same cases.
+// the sweep of int8 / int4 weight GEMM cases (rows 1–4 take the dot-product path; more rows the integer
+// path for int8, the panel path for int4; K crosses every SIMD tail and int4 block boundary), the sweep of
+// the int8 integer path with each micro-kernel over every tile tail, and the check of one case against the
+// scalar reference. Header-only so both builds compile exactly the same cases.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -12,6 +13,7 @@
 
 #include "kernels/gemm_q4_f32.h"
 #include "kernels/gemm_q8_f32.h"
+#include "kernels/gemm_q8_ukernel.h"
 
 namespace fx::qgemm_testing {
 
@@ -23,10 +25,12 @@ struct QCase {
   float beta = 0.0f;
   float min = -std::numeric_limits<float>::infinity();
   float max = std::numeric_limits<float>::infinity();
+  bool extreme = false;  // weights all ±127/-128 and activations all ±1 (see integer_cases)
   std::string describe() const {
     std::ostringstream s;
     s << (int4 ? "q4" : "q8") << " M=" << M << " N=" << N << " K=" << K << " pads=" << a_pad << "/" << q_pad
-      << "/" << c_pad << " bias=" << bias << " beta=" << beta << " clamp=[" << min << "," << max << "]";
+      << "/" << c_pad << " bias=" << bias << " beta=" << beta << " clamp=[" << min << "," << max << "]"
+      << (extreme ? " extreme" : "");
     return s.str();
   }
 };
@@ -65,9 +69,33 @@ inline std::vector<QCase> cases() {
   return out;
 }
 
-// Runs the case through the fast entry and the reference; "" when every output agrees within a bound
-// scaled by Σ|a·w| (float32 accumulation in another order).
-inline std::string check_case(const QCase& t) {
+// The int8 integer path run directly (q8_gemm_bt_integer_with), any M: every row tail of the 4-row tile,
+// every column tail of the 8-column panel, odd K (a zero-padded last pair), the SIMD packing's 8-k steps,
+// strides and the epilogue; and K = 1536 with weights at ±127/-128, where the activations' levels are sized
+// so the int32 sums just fit.
+inline std::vector<QCase> integer_cases() {
+  std::vector<QCase> out;
+  const size_t Ms[] = {1, 2, 3, 4, 5, 6, 7, 8, 13};
+  const size_t Ns[] = {1, 3, 8, 9, 17, 70};
+  const size_t Ks[] = {1, 2, 3, 7, 8, 9, 16, 17, 33, 64, 65, 257};
+  for (size_t M : Ms)
+    for (size_t N : Ns)
+      for (size_t K : Ks) out.push_back(QCase{false, M, N, K});
+  out.push_back(QCase{false, 7, 19, 37, 3, 5, 2, true});
+  out.push_back(QCase{false, 9, 19, 37, 3, 5, 2, true, 1.0f});
+  out.push_back(QCase{false, 6, 33, 64, 0, 0, 0, true, 0.5f, 0.0f, 6.0f});
+  out.push_back(QCase{false, 5, 33, 64, 0, 0, 0, false, 0.0f, -0.25f, 0.25f});
+  out.push_back(QCase{false, 130, 24, 70});      // more rows than one block (kQ8MC)
+  const float inf = std::numeric_limits<float>::infinity();
+  out.push_back(QCase{false, 6, 16, 1536, 0, 0, 0, false, 0.0f, -inf, inf, true});
+  out.push_back(QCase{false, 9, 11, 1535, 0, 0, 0, false, 0.0f, -inf, inf, true});
+  return out;
+}
+
+// Runs the case through the fast entry (or, given a micro-kernel, the int8 integer path with it) and the
+// reference; "" when every output agrees within a bound scaled by Σ|a·w| (float32 accumulation in
+// another order, and the activations' rounding where they are quantised).
+inline std::string check_case(const QCase& t, Q8UkernelFn ukernel = nullptr) {
   Lcg rng(t.M * 1000003 + t.N * 1009 + t.K + (t.int4 ? 7 : 0));
   const size_t lda = t.K + t.a_pad, ldc = t.N + t.c_pad;
   const size_t KB = q4_blocks(t.K);
@@ -76,6 +104,12 @@ inline std::string check_case(const QCase& t) {
   std::vector<uint8_t> Q(t.N * ldq);
   for (float& v : A) v = rng.next();
   for (uint8_t& v : Q) v = static_cast<uint8_t>(rng.bits());
+  if (t.extreme) {  // the int32 sums' worst case: |w| at its largest, one sign per row, |a| = max|a|
+    for (size_t n = 0; n < t.N; ++n)
+      for (size_t k = 0; k < ldq; ++k) Q[n * ldq + k] = n % 2 ? 0x80 : 0x7F;
+    for (size_t m = 0; m < t.M; ++m)
+      for (size_t k = 0; k < t.K; ++k) A[m * lda + k] = m % 2 ? -1.0f : 1.0f;
+  }
   for (float& v : scales) v = 0.01f + 0.02f * std::fabs(rng.next());
   for (float& v : bias) v = rng.next();
   for (float& v : C0) v = rng.next();
@@ -88,7 +122,11 @@ inline std::string check_case(const QCase& t) {
     q4_gemm_bt_scalar(t.M, t.N, t.K, A.data(), lda, Q.data(), ldq, scales.data(), ref.data(), ldc, p);
   } else {
     const int8_t* q = reinterpret_cast<const int8_t*>(Q.data());
-    q8_gemm_bt(t.M, t.N, t.K, A.data(), lda, q, ldq, scales.data(), fast.data(), ldc, p);
+    if (!ukernel)
+      q8_gemm_bt(t.M, t.N, t.K, A.data(), lda, q, ldq, scales.data(), fast.data(), ldc, p);
+    else if (!q8_gemm_bt_integer_with(ukernel, t.M, t.N, t.K, A.data(), lda, q, ldq, scales.data(), fast.data(),
+                                      ldc, p))
+      return t.describe() + ": the integer path declined";
     q8_gemm_bt_scalar(t.M, t.N, t.K, A.data(), lda, q, ldq, scales.data(), ref.data(), ldc, p);
   }
   for (size_t m = 0; m < t.M; ++m)
@@ -99,7 +137,7 @@ inline std::string check_case(const QCase& t) {
         continue;
       }
       // Few rows quantise the activations to int16 (±8191 levels, ≤ max|a|/16382 off per element, here
-      // max|a| ≤ 1): Σ_k |w| of that, plus float32 rounding.
+      // max|a| ≤ 1), int8's many rows to ±q8_activation_levels(K): Σ_k |w| of that, plus float32 rounding.
       double wsum = 0.0;
       for (size_t k = 0; k < t.K; ++k) {
         if (t.int4) {
@@ -109,7 +147,10 @@ inline std::string check_case(const QCase& t) {
           wsum += std::fabs(static_cast<double>(static_cast<int8_t>(Q[n * ldq + k]))) * scales[n];
         }
       }
-      const double bound = (t.M <= 4 ? wsum / 16382.0 * 1.01 : 0.0) + 2e-6 * (wsum + 2.0) + 1e-6;
+      const double levels = t.M <= 4 && !ukernel ? 8191.0
+                            : !t.int4          ? static_cast<double>(q8_activation_levels(t.K))
+                                               : 0.0;
+      const double bound = (levels > 0 ? wsum / (2 * levels) * 1.01 : 0.0) + 2e-6 * (wsum + 2.0) + 1e-6;
       if (!(std::fabs(f - r) <= bound)) {
         std::ostringstream s;
         s << t.describe() << ": C[" << m << "][" << n << "] = " << f << ", reference " << r;

@@ -1,7 +1,7 @@
 // WebAssembly runner of the int8 / int4 weight GEMM sweep (scripts/test-kernels-wasm.sh builds it with
 // em++ -msimd128 and runs it in Node): the SIMD128 dot products cannot run in the native GoogleTest.
 // With an argument "bench" it also times a decoder-sized GEMV (one row) in float32, int8 and int4 against
-// a plain copy of the int8 weight bytes, the memory roofline.
+// a plain copy of the int8 weight bytes, the memory roofline, and an encoder layer's products at 128 rows.
 // extra-sources: cpp/kernels/gemm_f32.cpp cpp/kernels/gemm_f32_generic.cpp cpp/kernels/gemm_f32_scalar.cpp cpp/kernels/gemm_f32_wasmsimd.cpp
 #if defined(__EMSCRIPTEN__)
 #include <chrono>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gemm_q_testing.h"
+#include "kernels/gemm_q_common.h"
 
 namespace {
 
@@ -60,6 +61,39 @@ void bench() {
               (elems / 2 + elems / 8) * gb / t4, tc * 1e3, 2 * elems * gb / tc);
 }
 
+// An encoder layer's Linear products at 128 rows (MiniLM: d = 384, FFN 1536): float32 (weight read in
+// place), int8 dequantised panel by panel into the float32 GEMM (the path before the integer one), and the
+// integer path.
+void bench_rows(size_t M) {
+  const size_t shapes[4][2] = {{384, 384}, {384, 384}, {1536, 384}, {384, 1536}};  // N, K; Q/K/V/out alike
+  size_t elems = 0, macs = 0;
+  for (auto& s : shapes) elems += s[0] * s[1], macs += M * s[0] * s[1];
+  std::vector<float> wf(elems, 0.01f), x(M * 1536), y(M * 1536), sc(1536, 0.01f);
+  std::vector<int8_t> w8(elems);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i % 17) * 0.1f - 0.8f;
+  for (size_t i = 0; i < elems; ++i) w8[i] = static_cast<int8_t>(i * 37 % 255 - 127);
+  auto run = [&](int kind) {
+    size_t off = 0;
+    for (auto& s : shapes) {
+      const size_t N = s[0], K = s[1];
+      if (kind == 0) fx::f32_gemm_bt_inplace(M, N, K, x.data(), K, wf.data() + off, K, y.data(), N);
+      if (kind == 1)
+        fx::qgemm::panels(M, N, K, x.data(), K, y.data(), N, {}, [&](size_t n0, size_t nb, float* out) {
+          fx::q8_dequantize_rows(nb, K, w8.data() + off + n0 * K, K, sc.data() + n0, out);
+        });
+      if (kind == 2) fx::q8_gemm_bt(M, N, K, x.data(), K, w8.data() + off, K, sc.data(), y.data(), N);
+      off += N * K;
+    }
+  };
+  const double tf = seconds_per_call([&] { run(0); });
+  const double td = seconds_per_call([&] { run(1); });
+  const double ti = seconds_per_call([&] { run(2); });
+  std::printf("bench (%zu rows, an encoder layer's Linear shapes): f32 %.3f ms (%.1f GMAC/s), int8 dequantised "
+              "panels %.3f ms (%.1f), int8 integer %s %.3f ms (%.1f)\n",
+              M, tf * 1e3, macs * 1e-9 / tf, td * 1e3, macs * 1e-9 / td, fx::q8_gemm_ukernel_name(), ti * 1e3,
+              macs * 1e-9 / ti);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -71,8 +105,26 @@ int main(int argc, char** argv) {
       if (++failed <= 10) std::printf("FAIL %s\n", err.c_str());
     }
   }
+  // The int8 integer path with each micro-kernel, the SIMD128 one and the generic one compiled for wasm.
+  for (fx::Q8UkernelFn ukernel : {fx::q8_gemm_ukernel__wasmsimd_4x8c2, fx::q8_gemm_ukernel__generic_4x8c2})
+    for (const auto& t : fx::qgemm_testing::integer_cases()) {
+      ++checked;
+      const std::string err = fx::qgemm_testing::check_case(t, ukernel);
+      if (!err.empty()) {
+        if (++failed <= 10) std::printf("FAIL %s\n", err.c_str());
+      }
+    }
+  // size_t is 32 bits here: the levels' bound must not wrap for a long K.
+  ++checked;
+  if (fx::q8_activation_levels(size_t{1} << 25) != 0 || fx::q8_activation_levels(1536) != 10922) {
+    ++failed;
+    std::printf("FAIL q8_activation_levels on wasm32\n");
+  }
   std::printf("gemm_q (wasm SIMD128): %d cases, %d failed\n", checked, failed);
-  if (argc > 1 && std::string(argv[1]) == "bench") bench();
+  if (argc > 1 && std::string(argv[1]) == "bench") {
+    bench();
+    bench_rows(128);
+  }
   return failed ? 1 : 0;
 }
 #endif
