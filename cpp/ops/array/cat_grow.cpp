@@ -53,7 +53,9 @@ Object cat_grow_op(const OpCall& call) {
   static const Schema schema("cat_grow(tensors, dim=0)");
   Args a = schema.parse(call);
   const std::vector<Tensor> ts = tensor_list(a[0], "cat");
-  if (ts.size() != 2 || ts[0].dim() == 0 || ts[1].dim() == 0) return cat_tensors(ts, a.integer(1));
+  // Other lists, and pieces of different ranks (torch.cat skips a 1-D empty tensor whatever the others'
+  // shapes): torch.cat as it is.
+  if (ts.size() != 2 || ts[0].dim() == 0 || ts[0].dim() != ts[1].dim()) return cat_tensors(ts, a.integer(1));
   const Tensor& past = ts[0];
   const Tensor& x = ts[1];
   const int64_t d = checked_dim(a.integer(1), past.dim());
@@ -72,7 +74,7 @@ Object cat_grow_op(const OpCall& call) {
     return out;
   }
   Tensor out = cat_tensors(ts, d);  // torch's checks and messages, and the result's value
-  if (out.dim() == past.dim() && !out.is_meta())
+  if (!out.is_meta())
     out.storage()->growth() = {d, out.shape()[d], out.shape()[d]};  // the first step: no room yet
   return out;
 }

@@ -65,6 +65,10 @@ TEST(CatGrow, OtherShapesAndTypesAreTorchCat) {
   // Another dim, dtype promotion, a mismatch: torch.cat's values and messages.
   Tensor a = cache(2, 3, 0), b = cache(2, 3, 50);
   EXPECT_EQ(values(grow(a, b, 1).tensor()), values(cat(a, b, 1).tensor()));
+  // A 1-D empty first piece is skipped, as torch.cat skips it, whatever the dim.
+  Tensor empty = Tensor::empty({0}, DType::Float32);
+  EXPECT_EQ(values(grow(empty, a, 1).tensor()), values(a));
+  EXPECT_EQ(values(grow(empty, a, 3).tensor()), values(a));
   Tensor d = to_dtype(cache(2, 1, 7), DType::Float64);
   EXPECT_EQ(grow(a, d).tensor().dtype(), DType::Float64);
   try {
