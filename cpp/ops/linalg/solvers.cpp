@@ -48,16 +48,22 @@ void solve_triangular_batch(MatrixBatch& a, MatrixBatch& b, bool upper, bool tra
   }
 }
 
+// torch's check that A's and b's matrices have as many rows, with its message ("<prefix>Incompatible matrix
+// sizes for <op>: each A matrix is 3 by 3 but each b matrix is 2 by 1").
+void check_matrix_sizes(const MatrixBatch& a, const MatrixBatch& b, const char* prefix, const char* op) {
+  if (a.rows != b.rows)
+    throw FxError(std::string(prefix) + "Incompatible matrix sizes for " + op + ": each A matrix is " +
+                  std::to_string(a.rows) + " by " + std::to_string(a.cols) + " but each b matrix is " +
+                  std::to_string(b.rows) + " by " + std::to_string(b.cols));
+}
+
 // triangular_solve(b, A, upper=True, transpose=False, unitriangular=False): (X, A's copy)
 Object triangular_solve_op(const OpCall& call) {
   static const Schema schema("triangular_solve(input|self|b, A, upper=True, transpose=False, unitriangular=False)");
   Args a = schema.parse(call);
   MatrixBatch b = matrix_batch(a.tensor(0), "torch.triangular_solve", false);
   MatrixBatch m = matrix_batch(a.tensor(1), "torch.triangular_solve", true);
-  if (m.rows != b.rows)
-    throw FxError("torch.triangular_solve: Incompatible matrix sizes for triangular_solve: each A matrix is " +
-                  std::to_string(m.rows) + " by " + std::to_string(m.cols) + " but each b matrix is " +
-                  std::to_string(b.rows) + " by " + std::to_string(b.cols));
+  check_matrix_sizes(m, b, "torch.triangular_solve: ", "triangular_solve");
   broadcast_batches(m, b);
   Tensor a_copy = batch_result(m.t, a.tensor(1).dtype());
   if (!meta_mode()) solve_triangular_batch(m, b, a.boolean(2), a.boolean(3), a.boolean(4), true);
@@ -96,10 +102,7 @@ Object cholesky_solve_op(const OpCall& call) {
   Args a = schema.parse(call);
   MatrixBatch b = matrix_batch(a.tensor(0), "cholesky_solve", false);
   MatrixBatch f = matrix_batch(a.tensor(1), "cholesky_solve", true);
-  if (f.rows != b.rows)
-    throw FxError("cholesky_solve: Incompatible matrix sizes for cholesky_solve: each A matrix is " +
-                  std::to_string(f.rows) + " by " + std::to_string(f.cols) + " but each b matrix is " +
-                  std::to_string(b.rows) + " by " + std::to_string(b.cols));
+  check_matrix_sizes(f, b, "", "cholesky_solve");
   broadcast_batches(f, b);
   if (!meta_mode()) cholesky_solve_batch(f, b, a.boolean(2));
   return batch_result(b.t, a.tensor(0).dtype());
