@@ -184,20 +184,20 @@ inline void finish_one(float v, size_t n, float* c, const GemmParams& p, bool cl
   *c = v;
 }
 
-// One dot product. SIMD builds sum in two vectors (the first and second four of every eight k), add them,
-// reduce the lanes as (0 + 1) + (2 + 3) and add the last K % 4 products in order — per row exactly what
-// dot4 computes, so a row's value does not depend on which of the two a thread split gave it.
 float dot(size_t K, const float* a, const float* b) {
   size_t k = 0;
   float sum = 0.0f;
 #if defined(__wasm_simd128__)
-  v128_t s = wasm_f32x4_splat(0.0f), t = s;
-  for (; k + 8 <= K; k += 8) {
-    s = wasm_f32x4_add(s, wasm_f32x4_mul(wasm_v128_load(a + k), wasm_v128_load(b + k)));
-    t = wasm_f32x4_add(t, wasm_f32x4_mul(wasm_v128_load(a + k + 4), wasm_v128_load(b + k + 4)));
+  // Four sums of four lanes: the loads of the weight row stream (the loop is memory-bound for a large Bt).
+  v128_t s0 = wasm_f32x4_splat(0.0f), s1 = s0, s2 = s0, s3 = s0;
+  for (; k + 16 <= K; k += 16) {
+    s0 = wasm_f32x4_add(s0, wasm_f32x4_mul(wasm_v128_load(a + k), wasm_v128_load(b + k)));
+    s1 = wasm_f32x4_add(s1, wasm_f32x4_mul(wasm_v128_load(a + k + 4), wasm_v128_load(b + k + 4)));
+    s2 = wasm_f32x4_add(s2, wasm_f32x4_mul(wasm_v128_load(a + k + 8), wasm_v128_load(b + k + 8)));
+    s3 = wasm_f32x4_add(s3, wasm_f32x4_mul(wasm_v128_load(a + k + 12), wasm_v128_load(b + k + 12)));
   }
-  for (; k + 4 <= K; k += 4) s = wasm_f32x4_add(s, wasm_f32x4_mul(wasm_v128_load(a + k), wasm_v128_load(b + k)));
-  s = wasm_f32x4_add(s, t);
+  for (; k + 4 <= K; k += 4) s0 = wasm_f32x4_add(s0, wasm_f32x4_mul(wasm_v128_load(a + k), wasm_v128_load(b + k)));
+  const v128_t s = wasm_f32x4_add(wasm_f32x4_add(s0, s1), wasm_f32x4_add(s2, s3));
   sum = (wasm_f32x4_extract_lane(s, 0) + wasm_f32x4_extract_lane(s, 1)) +
         (wasm_f32x4_extract_lane(s, 2) + wasm_f32x4_extract_lane(s, 3));
 #endif
@@ -205,58 +205,13 @@ float dot(size_t K, const float* a, const float* b) {
   return sum;
 }
 
-#if defined(__wasm_simd128__)
-// The dot products of a with four rows of Bt at once, into out[0..3], each summed exactly as dot() sums it:
-// a's loads are shared and four weight rows stream side by side (a decoding step's GEMV is bound by those
-// streams), and the four sums are reduced together by two shuffle-and-add rounds.
-void dot4(size_t K, const float* a, const float* b, size_t ldb, float* out) {
-  const float* r[4] = {b, b + ldb, b + 2 * ldb, b + 3 * ldb};
-  v128_t s0 = wasm_f32x4_splat(0.0f), s1 = s0, s2 = s0, s3 = s0, t0 = s0, t1 = s0, t2 = s0, t3 = s0;
-  size_t k = 0;
-  for (; k + 8 <= K; k += 8) {
-    const v128_t x = wasm_v128_load(a + k), y = wasm_v128_load(a + k + 4);
-    s0 = wasm_f32x4_add(s0, wasm_f32x4_mul(x, wasm_v128_load(r[0] + k)));
-    s1 = wasm_f32x4_add(s1, wasm_f32x4_mul(x, wasm_v128_load(r[1] + k)));
-    s2 = wasm_f32x4_add(s2, wasm_f32x4_mul(x, wasm_v128_load(r[2] + k)));
-    s3 = wasm_f32x4_add(s3, wasm_f32x4_mul(x, wasm_v128_load(r[3] + k)));
-    t0 = wasm_f32x4_add(t0, wasm_f32x4_mul(y, wasm_v128_load(r[0] + k + 4)));
-    t1 = wasm_f32x4_add(t1, wasm_f32x4_mul(y, wasm_v128_load(r[1] + k + 4)));
-    t2 = wasm_f32x4_add(t2, wasm_f32x4_mul(y, wasm_v128_load(r[2] + k + 4)));
-    t3 = wasm_f32x4_add(t3, wasm_f32x4_mul(y, wasm_v128_load(r[3] + k + 4)));
-  }
-  for (; k + 4 <= K; k += 4) {
-    const v128_t x = wasm_v128_load(a + k);
-    s0 = wasm_f32x4_add(s0, wasm_f32x4_mul(x, wasm_v128_load(r[0] + k)));
-    s1 = wasm_f32x4_add(s1, wasm_f32x4_mul(x, wasm_v128_load(r[1] + k)));
-    s2 = wasm_f32x4_add(s2, wasm_f32x4_mul(x, wasm_v128_load(r[2] + k)));
-    s3 = wasm_f32x4_add(s3, wasm_f32x4_mul(x, wasm_v128_load(r[3] + k)));
-  }
-  s0 = wasm_f32x4_add(s0, t0), s1 = wasm_f32x4_add(s1, t1), s2 = wasm_f32x4_add(s2, t2), s3 = wasm_f32x4_add(s3, t3);
-  // [s0.0+s0.1, s1.0+s1.1, s0.2+s0.3, s1.2+s1.3] and the same for s2, s3; then the halves added.
-  const v128_t v01 = wasm_f32x4_add(wasm_i32x4_shuffle(s0, s1, 0, 4, 2, 6), wasm_i32x4_shuffle(s0, s1, 1, 5, 3, 7));
-  const v128_t v23 = wasm_f32x4_add(wasm_i32x4_shuffle(s2, s3, 0, 4, 2, 6), wasm_i32x4_shuffle(s2, s3, 1, 5, 3, 7));
-  wasm_v128_store(out, wasm_f32x4_add(wasm_i32x4_shuffle(v01, v23, 0, 1, 4, 5), wasm_i32x4_shuffle(v01, v23, 2, 3, 6, 7)));
-  for (size_t i = 0; i < 4; ++i)
-    for (size_t j = k; j < K; ++j) out[i] += a[j] * r[i][j];
-}
-#endif
-
 // C = epilogue(A·Btᵀ) for 1 <= M <= kDotMaxM rows of A: each row of Bt is read once, against every row of A
-// (threads take ranges of Bt's rows; SIMD builds take four rows of Bt at a time).
+// (threads take ranges of Bt's rows).
 void dot_rows(size_t M, size_t N, size_t K, const float* A, size_t lda, const float* Bt, size_t ldbt, float* C,
               size_t ldc, const GemmParams& p) {
   const bool clamp = clamps(p);
   auto rows = [&](size_t n0, size_t n1) {
-    size_t n = n0;
-#if defined(__wasm_simd128__)
-    for (; n + 4 <= n1; n += 4)
-      for (size_t m = 0; m < M; ++m) {
-        float d[4];
-        dot4(K, A + m * lda, Bt + n * ldbt, ldbt, d);
-        for (size_t i = 0; i < 4; ++i) finish_one(d[i], n + i, C + m * ldc + n + i, p, clamp);
-      }
-#endif
-    for (; n < n1; ++n)
+    for (size_t n = n0; n < n1; ++n)
       for (size_t m = 0; m < M; ++m) finish_one(dot(K, A + m * lda, Bt + n * ldbt), n, C + m * ldc + n, p, clamp);
   };
   const bool split = kernels::worth_parallel(double(M) * double(N) * double(K)) ||
