@@ -19,6 +19,10 @@ struct GemmParams {
   // unclamped, as torch.clamp does.
   float min = -std::numeric_limits<float>::infinity();
   float max = std::numeric_limits<float>::infinity();
+  // The int8 kernels only (gemm_q8_f32.h): A's values are known to be integer multiples of act_grid, as a
+  // dequantised int8 activation's are (PyTorch 2 quantization: (q - zero_point) · scale); they then quantise
+  // A with that scale, exactly, where its values fit their integer range. 0: nothing known.
+  float act_grid = 0.0f;
 };
 
 // B is [K, N]: element (k, n) at B[k * ldb + n].

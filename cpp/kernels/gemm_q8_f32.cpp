@@ -104,7 +104,7 @@ void q8_gemm_bt(size_t M, size_t N, size_t K, const float* A, size_t lda, const 
   const size_t kp = (K + 15) / 16 * 16;
   std::vector<int16_t> xq(M * kp);
   float xs[4];
-  if (qgemm::quantize_rows_i16(M, K, A, lda, kp, xq.data(), xs)) {
+  if (qgemm::quantize_rows_i16(M, K, A, lda, kp, xq.data(), xs, p.act_grid)) {
     qgemm::few_rows(M, N, K, double(N) * double(ldq), C, ldc, p, [&](size_t R, size_t n, float* sums) {
       const int8_t* q = Q + n * ldq;
       switch (R) {

@@ -27,11 +27,12 @@ constexpr size_t NR = kQ8NR;
 
 bool clamps(const GemmParams& p) { return !(std::isinf(p.min) && p.min < 0 && std::isinf(p.max) && p.max > 0); }
 
-// Row r of A [M, K] → out (kp int16, zero past K) with scale[r] = max|row| / levels; false when a row holds
-// inf or NaN (or is all but zero, below). Every GEMM call quantises its whole A, so this runs at a few
-// instructions per 8 values.
+// Row r of A [M, K] → out (kp int16, zero past K) with scale[r] = max|row| / levels, or `grid`
+// (GemmParams::act_grid) when the row lies on it and fits: then exactly; false when a row holds inf or NaN
+// (or is all but zero, below). Every GEMM call quantises its whole A, so this runs at a few instructions
+// per 8 values.
 bool quantize_rows(size_t M, size_t K, const float* A, size_t lda, size_t kp, float levels, int16_t* out,
-                   float* scale) {
+                   float* scale, float grid) {
   for (size_t r = 0; r < M; ++r) {
     const float* a = A + r * lda;
     int16_t* o = out + r * kp;
@@ -56,8 +57,9 @@ bool quantize_rows(size_t M, size_t K, const float* A, size_t lda, size_t kp, fl
     if (!std::isfinite(amax)) return false;
     // A row so small that its scale would be subnormal (losing bits) or its inverse overflow: the float path.
     if (amax > 0.0f && amax < std::numeric_limits<float>::min() * levels) return false;
-    scale[r] = amax / levels;
-    const float inv = amax > 0.0f ? levels / amax : 0.0f;
+    const bool on_grid = grid > 0.0f && amax / grid <= levels;
+    scale[r] = on_grid ? grid : amax / levels;
+    const float inv = on_grid ? 1.0f / grid : amax > 0.0f ? levels / amax : 0.0f;
     k = 0;
 #if defined(__wasm_simd128__)
     // Round to nearest even by adding 1.5·2^23: the sum's low mantissa bits are then the integer
@@ -188,7 +190,7 @@ bool q8_gemm_bt_integer_with(Q8UkernelFn ukernel, size_t M, size_t N, size_t K, 
   thread_local std::vector<float> xs_store;
   int16_t* xq = scratch(xq_store, M * kp);
   float* xs = scratch(xs_store, M);
-  if (!quantize_rows(M, K, A, lda, kp, static_cast<float>(levels), xq, xs)) return false;
+  if (!quantize_rows(M, K, A, lda, kp, static_cast<float>(levels), xq, xs, p.act_grid)) return false;
 
   const bool clamp = clamps(p);
   const size_t panels = (N + NR - 1) / NR;

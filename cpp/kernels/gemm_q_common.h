@@ -31,17 +31,19 @@ constexpr float kActMax = 8191.0f;
 constexpr size_t kActChunk = 4096;
 
 // Quantises R rows of A (K values each) into `out` (R rows of `kp` ≥ K int16, zero beyond K) with
-// scale[r] = max|A[r]| / kActMax; false when a row holds inf or NaN (those take the float path, so they
-// propagate as torch's would).
+// scale[r] = max|A[r]| / kActMax — or `grid` (GemmParams::act_grid) when A is known to lie on it and fits:
+// then exactly; false when a row holds inf or NaN (those take the float path, so they propagate as torch's
+// would).
 inline bool quantize_rows_i16(size_t R, size_t K, const float* A, size_t lda, size_t kp, int16_t* out,
-                              float* scale) {
+                              float* scale, float grid = 0.0f) {
   for (size_t r = 0; r < R; ++r) {
     const float* a = A + r * lda;
     float amax = 0.0f;
     for (size_t k = 0; k < K; ++k) amax = std::max(amax, std::fabs(a[k]));
     if (!std::isfinite(amax)) return false;
-    scale[r] = amax / kActMax;
-    const float inv = amax > 0.0f ? kActMax / amax : 0.0f;
+    const bool on_grid = grid > 0.0f && amax / grid <= kActMax;
+    scale[r] = on_grid ? grid : amax / kActMax;
+    const float inv = on_grid ? 1.0f / grid : amax > 0.0f ? kActMax / amax : 0.0f;
     int16_t* o = out + r * kp;
     for (size_t k = 0; k < K; ++k) o[k] = static_cast<int16_t>(std::nearbyint(std::min(kActMax, std::max(-kActMax, a[k] * inv))));
     for (size_t k = K; k < kp; ++k) o[k] = 0;

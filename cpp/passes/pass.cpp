@@ -4,6 +4,7 @@
 #include "passes/fold_conv_bn.h"
 #include "passes/fuse.h"
 #include "passes/grow_caches.h"
+#include "passes/pt2e_weights.h"
 #include "passes/shape_prop.h"
 #include "ops/registry.h"
 #include "support/error.h"
@@ -43,7 +44,7 @@ bool run_pass(Pass& pass, GraphModule& gm) {
 
 bool DeadCodeElimination::run(GraphModule& gm) { return gm.graph().eliminate_dead_code(); }
 
-std::vector<std::string> pass_names() { return {"dce", "constant_fold", "fold_conv_bn", "fuse", "grow_caches", "shape_prop"}; }
+std::vector<std::string> pass_names() { return {"dce", "constant_fold", "fold_conv_bn", "fuse", "grow_caches", "pt2e_weights", "shape_prop"}; }
 
 std::unique_ptr<Pass> make_pass(const std::string& name) {
   if (name == "dce" || name == "eliminate_dead_code") return std::make_unique<DeadCodeElimination>();
@@ -51,6 +52,7 @@ std::unique_ptr<Pass> make_pass(const std::string& name) {
   if (name == "fold_conv_bn") return std::make_unique<FoldConvBatchNorm>();
   if (name == "fuse") return std::make_unique<FuseEpilogues>();
   if (name == "grow_caches") return std::make_unique<GrowCaches>();
+  if (name == "pt2e_weights") return std::make_unique<Pt2eWeights>();
   if (name == "shape_prop") return std::make_unique<ShapePropagation>();
   std::string known;
   for (const auto& n : pass_names()) known += (known.empty() ? "" : ", ") + n;

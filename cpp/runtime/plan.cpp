@@ -3,11 +3,13 @@
 #include "passes/fuse.h"
 #include "passes/grow_caches.h"
 #include "passes/mutation.h"
+#include "passes/pt2e_weights.h"
 #include "support/error.h"
 
 namespace fx {
 Plan::Plan(const GraphModule& gm) {
   lowered_ = gm.copy();
+  Pt2eWeights().run(*lowered_);
   try {
     FuseEpilogues fuse(FuseEpilogues::BatchNorm::AsScale);
     fuse.run(*lowered_);
@@ -15,6 +17,7 @@ Plan::Plan(const GraphModule& gm) {
     // A module the rewrite cannot read (a Conv2d without its weight or hyperparameters): run the graph as
     // written, where that node reports what is wrong when it runs, as it would without the plan.
     lowered_ = gm.copy();
+    Pt2eWeights().run(*lowered_);
   }
   GrowCaches().run(*lowered_);
   mutates_in_place_ = graph_mutates_in_place(*lowered_);

@@ -79,14 +79,22 @@ def _from_exported(ep):
     # the ranges torch.export promises for the dynamic dimensions (its ShapeEnv's own start at 2)
     gm._fxwasm_ranges = {str(sym): (_finite_int(vr.lower), _finite_int(vr.upper))
                          for sym, vr in ep.range_constraints.items()}
-    # torch.export adds a call to a guard-checking submodule; it is not part of the model's computation
-    for node in list(gm.graph.nodes):
-        if node.op == "call_module" and node.target == "_guards_fn" and not node.users:
-            gm.graph.erase_node(node)
-            if hasattr(gm, "_guards_fn"):
-                delattr(gm, "_guards_fn")
+    _drop_export_guards(gm)
     gm.recompile()
     return gm
+
+
+def _export_guards(gm):
+    return [n for n in gm.graph.nodes if n.op == "call_module" and n.target == "_guards_fn" and not n.users]
+
+
+def _drop_export_guards(gm):
+    """torch.export's ExportedProgram.module() adds a call to a guard-checking submodule; it is not part of
+    the model's computation (the runtime checks its inputs' shapes itself)."""
+    for node in _export_guards(gm):
+        gm.graph.erase_node(node)
+    if hasattr(gm, "_guards_fn"):
+        delattr(gm, "_guards_fn")
 
 
 def _user_frame(exc):
@@ -118,6 +126,13 @@ def trace(model, example_inputs=None, tracer="symbolic", example_kwargs=None, dy
     if isinstance(model, torch.export.ExportedProgram):
         return _from_exported(model), "export", None
     if isinstance(model, torch.fx.GraphModule):
+        if _export_guards(model):
+            # a graph from ExportedProgram.module() (e.g. after torchao's convert_pt2e): saved without the
+            # guard call, from a copy that holds only what its graph uses (the user's module is untouched)
+            import copy
+            model = torch.fx.GraphModule(model, copy.deepcopy(model.graph))
+            _drop_export_guards(model)
+            model.recompile()
         return model, "graph", None
     if tracer not in TRACERS:
         raise ExportError(f"unknown tracer {tracer!r}; use one of {', '.join(TRACERS)}")

@@ -237,7 +237,7 @@ Object fused_conv2d(const OpCall& call) {
 Object fused_linear(const OpCall& call) {
   static const Schema schema(
       "fused_linear(input, weight, bias=None, residual=None, activation=None, min_val=-1.0, max_val=1.0, "
-      "approximate='none')");
+      "approximate='none', act_scale=None)");
   static PackCache<PackedLinear> cache;
   Args a = schema.parse(call);
   const Tensor& x = a.tensor(0);
@@ -267,6 +267,10 @@ Object fused_linear(const OpCall& call) {
     out = Tensor::empty(out_shape, DType::Float32);
   }
   if (act.clamp()) gp.min = act.min, gp.max = act.max;
+  if (!a.is_none(8)) {  // the input is a dequantised int8 activation on this grid (passes/pt2e_weights.h)
+    const float grid = static_cast<float>(a[8].is_tensor() ? tensor_item(a[8].tensor()).as_double() : a.number(8).as_double());
+    if (std::isfinite(grid) && grid > 0.0f) gp.act_grid = grid;
+  }
   gp.bias = packed->bias.defined() ? packed->bias.data<float>() : nullptr;
   const Tensor xc = x.contiguous();
   const int64_t rows = xc.numel() / K;
