@@ -304,9 +304,11 @@ function printReport(res) {
   const out = [];
   out.push(`fxwasm benchmark — Node ${process.version}, ${os.cpus().length} CPU(s) ${os.cpus()[0]?.model ?? ''}, ` +
     `load average ${res.loadavg.map((x) => x.toFixed(1)).join(' ')}`);
-  out.push(`median of up to ${opts.runs} timed rounds after ${opts.warmup} warm-up call(s) (and at least 0.5 s of them), engines taking turns round by round; a round's sample: the mean of a burst of calls lasting at least 10 ms, its first call apart` +
-    `${ortT ? `; ort-web with ${res.ort_threads.threads} threads ran afterwards in a child process` +
-      ` (OS threads ${res.ort_threads.os_threads_before} -> ${res.ort_threads.os_threads_after})` : ''}`);
+  if (speedRows.length) {  // the per-inference models' method (the transformer report describes its own)
+    out.push(`median of up to ${opts.runs} timed rounds after ${opts.warmup} warm-up call(s) (and at least 0.5 s of them), engines taking turns round by round; a round's sample: the mean of a burst of calls lasting at least 10 ms, its first call apart` +
+      `${ortT ? `; ort-web with ${res.ort_threads.threads} threads ran afterwards in a child process` +
+        ` (OS threads ${res.ort_threads.os_threads_before} -> ${res.ort_threads.os_threads_after})` : ''}`);
+  }
   out.push('');
   if (speedRows.length) {
     out.push('Time per inference (ms, median; ratio > 1: fxwasm slower)');
@@ -350,7 +352,7 @@ function printReport(res) {
     : `${k} ${fmtMB(v.bytes)} MB (gzip ${fmtMB(v.gzip_bytes)})`));
   out.push(`wasm binaries: ${sizes.join(', ')}`);
   const init = Object.entries(res.init).map(([k, v]) => `${k} ${typeof v === 'number' ? fmtMs(v) + ' ms' : v.error}`);
-  out.push(`engine start-up (wasm compile + instantiate; ort: its first session): ${init.join(', ')}`);
+  if (init.length) out.push(`engine start-up (wasm compile + instantiate; ort: its first session): ${init.join(', ')}`);
   out.push(`peak process RSS ${fmtMB(res.peak_rss_bytes)} MB (all engines in one process)`);
   if (notes.notes.length) { out.push(''); out.push(notes.text()); }
   return out.join('\n');
