@@ -3,6 +3,7 @@
 //   index_add:  out[.., index[i], ..] += alpha * source[.., i, ..]
 //   index_copy: out[.., index[i], ..]  = source[.., i, ..]
 //   index_fill: out[.., index[i], ..]  = value
+#include <cstring>
 #include <type_traits>
 
 #include "ops/dispatch.h"
@@ -11,6 +12,7 @@
 #include "ops/tensor_util.h"
 #include "ops/array/view_util.h"
 #include "support/error.h"
+#include "tensor/meta.h"
 
 namespace fx {
 namespace {
@@ -54,12 +56,32 @@ Object index_update(const OpCall& call, const Schema& schema, int kind, bool inp
       if (k != d && src.shape()[k] != x.shape()[k])
         throw FxError(name + "(): Source/destination tensor must have same slice shapes.");
   }
-  const DType kdt = wide_dtype(x.dtype());  // integers accumulate in int64 (wrapping: the same low bits)
-  Tensor acc = to_dtype(x, kdt).contiguous().clone();
-  Tensor s = to_dtype(src, kdt).contiguous();
   int64_t outer = 1, inner = 1;
   for (int64_t k = 0; k < d; ++k) outer *= x.shape()[k];
   for (int64_t k = d + 1; k < x.dim(); ++k) inner *= x.shape()[k];
+  if (inplace && kind == Copy && x.is_contiguous() && !meta_mode() && !x.is_meta()) {
+    // index_copy_ into a packed tensor (a static KV cache written at the step's positions): the source's
+    // slices go straight to their places, so a step costs the new values, not a copy of the whole cache.
+    const Tensor idx = to_dtype(index, DType::Int64).contiguous();
+    const int64_t* ip = idx.data<int64_t>();
+    for (int64_t i = 0; i < n; ++i)  // checked before anything is written, so a bad index changes nothing
+      if (ip[i] < -size || ip[i] >= size) throw FxError("index out of range in self");
+    Tensor s = src.contiguous();
+    if (s.storage() == x.storage()) s = s.clone();
+    const size_t es = dtype_size(x.dtype()), row = static_cast<size_t>(inner) * es;
+    Tensor out = x;  // a handle: the writes go to x's storage
+    uint8_t* o = static_cast<uint8_t*>(out.raw_data());
+    const uint8_t* sp = static_cast<const uint8_t*>(s.raw_data());
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t j = ip[i] < 0 ? ip[i] + size : ip[i];
+      for (int64_t p = 0; p < outer; ++p)
+        std::memcpy(o + static_cast<size_t>(p * size + j) * row, sp + static_cast<size_t>(p * n + i) * row, row);
+    }
+    return x;
+  }
+  const DType kdt = wide_dtype(x.dtype());  // integers accumulate in int64 (wrapping: the same low bits)
+  Tensor acc = to_dtype(x, kdt).contiguous().clone();
+  Tensor s = to_dtype(src, kdt).contiguous();
   const Number alpha = kind == Add ? a.number(4) : Number::integer(1);
   dispatch_wide(kdt, kNames[kind], [&](auto tag) {
     using T = decltype(tag);
