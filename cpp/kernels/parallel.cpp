@@ -26,6 +26,8 @@ namespace {
 constexpr int kMaxThreads = 64;
 constexpr int kWorkerSpin = 50000;  // atomic loads, ~1 ns each
 
+std::atomic<int> g_hot{0};  // live HotSections
+
 struct Pool {
   std::mutex mu;
   std::condition_variable wake;
@@ -82,7 +84,10 @@ struct Pool {
       // A spin of some tens of µs catches back-to-back layers and the short serial steps between a
       // layer's jobs (a wake-up from the condition variable costs ~10–100 µs); longer would take the
       // core from the caller on a busy machine.
-      for (int spin = 0; spin < kWorkerSpin && generation.load(std::memory_order_acquire) == seen; ++spin) {
+      // Within a HotSection the spin lasts until the next job (or the section's end).
+      for (int spin = 0; (spin < kWorkerSpin || g_hot.load(std::memory_order_relaxed) > 0) &&
+                         generation.load(std::memory_order_acquire) == seen;
+           ++spin) {
       }
       ParallelFn f;
       void* c;
@@ -124,6 +129,16 @@ int set_num_threads(int n) {
 }
 
 int num_threads() { return g_threads; }
+
+HotSection::HotSection() {
+  static const unsigned cores = std::thread::hardware_concurrency();
+  active_ = g_threads > 1 && (cores == 0 || static_cast<unsigned>(g_threads) <= cores);
+  if (active_) g_hot.fetch_add(1, std::memory_order_relaxed);
+}
+
+HotSection::~HotSection() {
+  if (active_) g_hot.fetch_sub(1, std::memory_order_relaxed);
+}
 
 void parallel_for_raw(size_t n, ParallelFn fn, void* ctx, size_t ranges_per_thread) {
   const int parts = static_cast<int>(std::min<size_t>(n, static_cast<size_t>(g_threads)));

@@ -47,6 +47,22 @@ void parallel_blocks(int64_t n, int64_t block, const F& fn) {
   });
 }
 
+// While a HotSection lives (the runtime holds one for each run), idle workers keep spinning for the next job
+// instead of going to sleep after some tens of µs: a run's many small parallel jobs (a decoding step's
+// GEMVs, between which attention, norms and copies run on the caller alone) then never pay a wake-up, which
+// costs ~20–100 µs each, more than such a job. Sections nest; the workers sleep again once the last ends.
+// Only when the thread count does not exceed the cores, so that spinning never takes the caller's core.
+class HotSection {
+ public:
+  HotSection();
+  ~HotSection();
+  HotSection(const HotSection&) = delete;
+  HotSection& operator=(const HotSection&) = delete;
+
+ private:
+  bool active_;
+};
+
 // Whether a job of `work` multiply-adds is worth handing to other threads: waking them costs ~10–50 µs,
 // far more on a busy machine, so only jobs of ≥ ~0.1 ms on one core are split.
 inline bool worth_parallel(double work) { return work >= 2.0e6; }

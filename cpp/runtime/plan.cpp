@@ -4,6 +4,7 @@
 #include "passes/grow_caches.h"
 #include "passes/mutation.h"
 #include "passes/pt2e_weights.h"
+#include "kernels/parallel.h"
 #include "support/error.h"
 
 namespace fx {
@@ -47,6 +48,7 @@ Plan::Plan(const GraphModule& gm) {
 Object Plan::run(const std::vector<Object>& inputs, Profile* profile) const {
   interpreter_->check_inputs(inputs);
   std::unique_ptr<Profiler> profiler = profile ? std::make_unique<Profiler>(*profile) : nullptr;
+  const kernels::HotSection hot;  // the kernel threads stay awake between this run's jobs
   Object out;
   try {
     out = interpreter_->run(inputs, profiler.get(), statics_.get());
