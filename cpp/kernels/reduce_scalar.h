@@ -1,36 +1,29 @@
 // Scalar reference reductions over a packed input viewed as [outer, reduce, inner]: the reduced dims
 // are one contiguous block, so any reduction the op layer can make contiguous fits this one kernel.
 #pragma once
-#include <algorithm>
+#include <array>
+#include <cstddef>
 #include <cstdint>
-#include <vector>
+
+#include <xtensor/xadapt.hpp>
+#include <xtensor/xmath.hpp>
 
 namespace fx::kernels {
 
 // y[o, i] = sum_r x[o, r, i], accumulated in Acc (double for floats, int64 for integers, as torch
 // accumulates integer sums in int64; pass uint64_t for integers so overflow wraps as torch's does).
+// xtensor's immediate reducer walks the rows in memory order, one accumulator per output, adding r in
+// order from Acc(0): the sums the hand-written loop gave, bit for bit.
 template <typename T, typename Acc, typename Out>
 void sum_scalar(const T* x, Out* y, int64_t outer, int64_t reduce, int64_t inner) {
-  if (inner == 1) {
-    for (int64_t o = 0; o < outer; ++o) {
-      const T* row = x + o * reduce;
-      Acc acc = Acc(0);
-      for (int64_t r = 0; r < reduce; ++r) acc += static_cast<Acc>(row[r]);
-      y[o] = static_cast<Out>(acc);
-    }
+  const auto o = static_cast<size_t>(outer), r = static_cast<size_t>(reduce), n = static_cast<size_t>(inner);
+  auto ys = xt::adapt(y, o * n, xt::no_ownership(), std::array<size_t, 2>{o, n});
+  if (o * r * n == 0) {  // nothing to read: empty sums are 0
+    ys.fill(Out(0));
     return;
   }
-  // Walk rows in memory order and keep one accumulator per inner position (cache friendly).
-  std::vector<Acc> acc(static_cast<size_t>(inner));
-  for (int64_t o = 0; o < outer; ++o) {
-    std::fill(acc.begin(), acc.end(), Acc(0));
-    const T* block = x + o * reduce * inner;
-    for (int64_t r = 0; r < reduce; ++r) {
-      const T* row = block + r * inner;
-      for (int64_t i = 0; i < inner; ++i) acc[i] += static_cast<Acc>(row[i]);
-    }
-    for (int64_t i = 0; i < inner; ++i) y[o * inner + i] = static_cast<Out>(acc[i]);
-  }
+  const auto xs = xt::adapt(x, o * r * n, xt::no_ownership(), std::array<size_t, 3>{o, r, n});
+  ys = xt::cast<Out>(xt::sum<Acc>(xs, {1}, xt::evaluation_strategy::immediate));
 }
 
 }  // namespace fx::kernels

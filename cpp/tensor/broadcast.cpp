@@ -1,27 +1,56 @@
 #include "tensor/broadcast.h"
 
+#include <xtensor/xexception.hpp>
+#include <xtensor/xstrides.hpp>
+
 #include "support/error.h"
 
 namespace fx {
 
-Shape broadcast_shapes(const Shape& a, const Shape& b) {
+namespace {
+
+// torch's wording for two shapes that do not broadcast: the first clash from the right, numbered as a
+// dim of the broadcast result.
+FxError mismatch(const Shape& a, const Shape& b) {
   const size_t n = std::max(a.size(), b.size());
-  Shape out(n);
-  for (size_t i = 0; i < n; ++i) {
-    // i counts from the right; torch reports the dim index in the broadcast result.
-    int64_t da = i < a.size() ? a[a.size() - 1 - i] : 1;
-    int64_t db = i < b.size() ? b[b.size() - 1 - i] : 1;
+  for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
+    const int64_t da = a[a.size() - 1 - i], db = b[b.size() - 1 - i];
     if (da != db && da != 1 && db != 1)
-      throw FxError("The size of tensor a (" + std::to_string(da) + ") must match the size of tensor b (" +
-                    std::to_string(db) + ") at non-singleton dimension " + std::to_string(n - 1 - i));
-    out[n - 1 - i] = da == 1 ? db : da;
+      return FxError("The size of tensor a (" + std::to_string(da) + ") must match the size of tensor b (" +
+                     std::to_string(db) + ") at non-singleton dimension " + std::to_string(n - 1 - i));
+  }
+  return FxError("cannot broadcast " + shape_to_string(a) + " with " + shape_to_string(b));
+}
+
+}  // namespace
+
+// xtensor's rule is torch's (right-aligned; a 1 or a missing dim stretches; 0 meets only 0 or 1):
+// xt::broadcast_shape folds each shape into a result of ones. Only torch's error message is ours.
+Shape broadcast_shapes(const Shape& a, const Shape& b) {
+  Shape out(std::max(a.size(), b.size()), 1);
+  try {
+    xt::broadcast_shape(a, out);
+    xt::broadcast_shape(b, out);
+  } catch (const xt::broadcast_error&) {
+    throw mismatch(a, b);
   }
   return out;
 }
 
 Shape broadcast_shapes(const std::vector<Shape>& shapes) {
-  Shape out;
-  for (const Shape& s : shapes) out = broadcast_shapes(out, s);
+  size_t n = 0;
+  for (const Shape& s : shapes) n = std::max(n, s.size());
+  Shape out(n, 1);
+  size_t folded = 0;  // rank of the shapes folded so far: torch names the clash against their broadcast
+  for (const Shape& s : shapes) {
+    try {
+      xt::broadcast_shape(s, out);
+    } catch (const xt::broadcast_error&) {
+      // The clash's dim is untouched in `out` (xtensor writes from the right and stops there).
+      throw mismatch(Shape(out.end() - static_cast<std::ptrdiff_t>(folded), out.end()), s);
+    }
+    folded = std::max(folded, s.size());
+  }
   return out;
 }
 

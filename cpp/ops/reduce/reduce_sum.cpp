@@ -41,7 +41,9 @@ Tensor sum_tensor(const Tensor& input, const std::optional<std::vector<int64_t>>
   }
   // The kernel wants [outer, reduce, inner] with the reduced dims one block. If they already are (the
   // usual case: all dims, a last dims, one dim) a packed input suffices; else move them last first.
-  x = to_dtype(x, compute_dtype(x.dtype())).contiguous();
+  // Integers widen to int64 first (sums of int64 and of the narrower dtype wrap alike): one integer
+  // instantiation of the kernel instead of five, as dispatch_wide does for element-wise ops.
+  x = to_dtype(x, wide_dtype(x.dtype())).contiguous();
   int64_t first = -1, last = -1;
   for (int64_t d = 0; d < x.dim(); ++d)
     if (mask[d]) {
@@ -67,7 +69,7 @@ Tensor sum_tensor(const Tensor& input, const std::optional<std::vector<int64_t>>
   }
   // Floats reduce in their (widened) dtype, integers into int64; the cast to out_dtype comes last.
   Tensor out = Tensor::empty(out_shape, dtype_is_floating(x.dtype()) ? x.dtype() : DType::Int64);
-  dispatch_compute(x.dtype(), "sum", [&](auto tag) {
+  dispatch_wide(x.dtype(), "sum", [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_floating_point_v<T>) {
       kernels::sum_scalar<T, double, T>(x.data<T>(), out.data<T>(), outer, reduce, inner);

@@ -5,34 +5,22 @@
 #include <cmath>
 #include <vector>
 
+#include <xtensor/xadapt.hpp>
+#include <xtensor/xarray.hpp>
+#include <xtensor/xmanipulation.hpp>
+#include <xtensor/xoperation.hpp>
+
 #include "kernels/convert.h"
 #include "kernels/reduce_scalar.h"
 
 namespace fx::kernels {
 namespace {
 
-std::vector<int64_t> packed_strides(const std::vector<int64_t>& shape) {
-  std::vector<int64_t> s(shape.size());
-  int64_t acc = 1;
-  for (size_t i = shape.size(); i-- > 0;) {
-    s[i] = acc;
-    acc *= shape[i];
-  }
-  return s;
-}
-
-// Reference index math for one output element, independent of the kernel's row walk.
-int64_t offset_of(int64_t flat, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides) {
-  int64_t off = 0;
-  for (size_t d = shape.size(); d-- > 0;) {
-    off += (flat % shape[d]) * strides[d];
-    flat /= shape[d];
-  }
-  return off;
-}
+// The references are xtensor expressions over the same buffers (its adaptors, transpose and
+// broadcasting): they share nothing with the kernel's row walk.
 
 // Sweeps shapes (including 0, 1 and odd sizes, so every merge/tail path runs) with a transposed, a
-// broadcast and a packed operand against direct indexing.
+// broadcast and a packed operand.
 TEST(ElementwiseScalar, BinaryStridedMatchesIndexing) {
   for (int64_t m : {0, 1, 2, 7}) {
     for (int64_t n : {1, 3, 16, 17}) {
@@ -45,8 +33,11 @@ TEST(ElementwiseScalar, BinaryStridedMatchesIndexing) {
       std::vector<float> y(2 * m * n, -1);
       binary_strided(3, shape.data(), a.data(), as.data(), b.data(), bs.data(), y.data(),
                      [](float x, float z) { return x - z; });
-      for (int64_t i = 0; i < 2 * m * n; ++i)
-        ASSERT_EQ(y[i], a[offset_of(i, shape, as)] - b[offset_of(i, shape, bs)]) << m << "x" << n << " @" << i;
+      // a as a [2, n, m] array with its last two dims swapped; b as [n], broadcast by xtensor.
+      const auto at = xt::transpose(xt::adapt(a, std::vector<size_t>{2, size_t(n), size_t(m)}), {0, 2, 1});
+      const xt::xarray<float> want = at - xt::adapt(b, std::vector<size_t>{size_t(n)});
+      ASSERT_EQ(want.size(), y.size());
+      for (int64_t i = 0; i < 2 * m * n; ++i) ASSERT_EQ(y[i], want.data()[i]) << m << "x" << n << " @" << i;
     }
   }
 }
@@ -67,10 +58,10 @@ TEST(ElementwiseScalar, UnaryStridedTransposed) {
   std::vector<int64_t> shape = {3, 4}, st = {1, 3};
   std::vector<int64_t> x(12);
   for (int i = 0; i < 12; ++i) x[i] = i;
-  std::vector<bool> seen;
   bool y[12];
   unary_strided(2, shape.data(), x.data(), st.data(), y, [](int64_t v) { return v % 2 == 0; });
-  for (int i = 0; i < 12; ++i) EXPECT_EQ(y[i], x[offset_of(i, shape, st)] % 2 == 0);
+  const xt::xarray<bool> want = xt::equal(xt::transpose(xt::adapt(x, std::vector<size_t>{4, 3})) % 2, 0);
+  for (int i = 0; i < 12; ++i) EXPECT_EQ(y[i], want.data()[i]);
 }
 
 TEST(ReduceScalar, SumOuterReduceInner) {

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <limits>
 
+#include <xtensor/xarray.hpp>
+
 #include "support/error.h"
 #include "tensor/broadcast.h"
 #include "tensor/xview.h"
@@ -81,6 +83,10 @@ TEST(Broadcast, ShapesLikeTorch) {
   EXPECT_EQ(broadcast_shapes(Shape{}, Shape{5}), (Shape{5}));
   EXPECT_EQ(broadcast_shapes(Shape{0, 1}, Shape{3}), (Shape{0, 3}));
   EXPECT_EQ(broadcast_shapes(std::vector<Shape>{{1}, {2, 1}, {1, 3}}), (Shape{2, 3}));
+  EXPECT_EQ(broadcast_shapes(Shape{1}, Shape{0}), (Shape{0}));
+  EXPECT_EQ(broadcast_shapes(std::vector<Shape>{}), (Shape{}));
+  EXPECT_EQ(broadcast_shapes(std::vector<Shape>{{}, {}}), (Shape{}));
+  EXPECT_THROW(broadcast_shapes(Shape{0}, Shape{2}), FxError);
   try {
     broadcast_shapes(Shape{2, 3}, Shape{4});
     FAIL();
@@ -88,6 +94,25 @@ TEST(Broadcast, ShapesLikeTorch) {
     EXPECT_STREQ(e.what(),
                  "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1");
   }
+}
+
+// With more than two shapes torch names the clash between the ones to its left (broadcast together) and
+// the shape that does not fit, numbered in the rank of those two.
+TEST(Broadcast, ManyShapesNameTheClash) {
+  auto message = [](const std::vector<Shape>& shapes) {
+    try {
+      broadcast_shapes(shapes);
+    } catch (const FxError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message({{5, 1}, {3}, {4}}),
+            "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1");
+  EXPECT_EQ(message({{3}, {2, 4}}),
+            "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1");
+  EXPECT_EQ(message({{2, 1, 1}, {1}, {3, 1, 1}}),
+            "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0");
 }
 
 TEST(Broadcast, ExpandIsAViewWithZeroStrides) {
@@ -109,9 +134,36 @@ TEST(XView, AdaptsContiguousTensor) {
   EXPECT_EQ(t.data<float>()[1], 42.0f);
   const Tensor& ct = t;
   EXPECT_EQ(xview<float>(ct)(0, 1), 42.0f);
-  Tensor tt(t.storage(), DType::Float32, {3, 2}, {1, 3}, 0);
-  EXPECT_THROW(xview<float>(tt), FxError);
   EXPECT_THROW(xview<double>(t), FxError);
+}
+
+TEST(XView, AdaptsAnyStridedView) {
+  Tensor t = arange_f32({2, 3});
+  Tensor tt(t.storage(), DType::Float32, {3, 2}, {1, 3}, 0);  // t.T
+  EXPECT_EQ(xview<float>(tt)(2, 1), 5.0f);
+  Tensor flipped(t.storage(), DType::Float32, {3}, {-1}, 5);  // t[1].flip(0)
+  EXPECT_EQ(xview<float>(flipped)(0), 5.0f);
+  EXPECT_EQ(xview<float>(flipped)(2), 3.0f);
+  Tensor col(t.storage(), DType::Float32, {2, 4}, {3, 0}, 1);  // t[:, 1:2].expand(2, 4)
+  EXPECT_EQ(xview<float>(col)(1, 3), 4.0f);
+}
+
+// contiguous() packs by its own N-d walk; xtensor's strided indexing is the reference.
+TEST(XView, ContiguousMatchesXtensor) {
+  Tensor t = arange_f32({2, 3, 4});
+  const std::vector<Tensor> views = {
+      Tensor(t.storage(), DType::Float32, {4, 3, 2}, {1, 4, 12}, 0),   // permute(2, 1, 0)
+      Tensor(t.storage(), DType::Float32, {2, 2, 4}, {12, 4, 1}, 4),   // t[:, 1:]
+      Tensor(t.storage(), DType::Float32, {2, 3, 2}, {12, 4, -2}, 3),  // t.flip(2)[..., ::2]
+      Tensor(t.storage(), DType::Float32, {5, 2, 4}, {0, 12, 1}, 8),   // t[:, 2].expand(5, 2, 4)
+      Tensor(t.storage(), DType::Float32, {2, 0, 4}, {12, 4, 1}, 0),   // empty
+  };
+  for (const Tensor& v : views) {
+    const xt::xarray<float> want = xview<float>(v);
+    const Tensor c = v.contiguous();
+    ASSERT_EQ(static_cast<int64_t>(want.size()), c.numel());
+    for (int64_t i = 0; i < c.numel(); ++i) EXPECT_EQ(c.data<float>()[i], want.data()[i]) << shape_to_string(v.shape());
+  }
 }
 
 }  // namespace
