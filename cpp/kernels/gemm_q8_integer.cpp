@@ -27,10 +27,51 @@ constexpr size_t NR = kQ8NR;
 
 bool clamps(const GemmParams& p) { return !(std::isinf(p.min) && p.min < 0 && std::isinf(p.max) && p.max > 0); }
 
+// Per-thread scratch kept between calls, so steady-state GEMMs do not allocate.
+template <class T>
+T* scratch(std::vector<T>& v, size_t n) {
+  if (v.size() < n) v.resize(n);
+  return v.data();
+}
+
+// Rows [m0, m1) of C times the packed panel of columns [n0, n0 + nc).
+void row_block_panel(Q8UkernelFn ukernel, size_t m0, size_t m1, size_t N, size_t pairs, size_t n0,
+                     const int16_t* xq, size_t kp, const float* xs, const int16_t* panel, const float* scales,
+                     float* C, size_t ldc, const GemmParams& p, bool clamp) {
+  const size_t nc = std::min(NR, N - n0);
+  float ws_tail[NR] = {}, bias_tail[NR] = {};
+  Q8UkernelParams up{nullptr, scales + n0, p.bias ? p.bias + n0 : nullptr, p.beta, clamp, p.min, p.max};
+  if (nc < NR) {  // the micro-kernel reads NR scales and bias values: zero-padded copies
+    std::copy(scales + n0, scales + N, ws_tail);
+    up.w_scale = ws_tail;
+    if (p.bias) {
+      std::copy(p.bias + n0, p.bias + N, bias_tail);
+      up.bias = bias_tail;
+    }
+  }
+  for (size_t i0 = m0; i0 < m1; i0 += MR) {
+    const size_t mr = std::min(MR, m1 - i0);
+    up.a_scale = xs + i0;
+    float* c = C + i0 * ldc + n0;
+    if (nc == NR) {
+      ukernel(mr, pairs, xq + i0 * kp, kp, panel, c, ldc, up);
+      continue;
+    }
+    // Right edge: a full-width tile in a local buffer, the nc real columns copied out (C past N untouched).
+    float tile[MR * NR] = {};
+    if (p.beta != 0.0f)
+      for (size_t i = 0; i < mr; ++i) std::copy(c + i * ldc, c + i * ldc + nc, tile + i * NR);
+    ukernel(mr, pairs, xq + i0 * kp, kp, panel, tile, NR, up);
+    for (size_t i = 0; i < mr; ++i) std::copy(tile + i * NR, tile + i * NR + nc, c + i * ldc);
+  }
+}
+
+}  // namespace
+
 // Row r of A [M, K] → out (kp int16, zero past K) with scale[r] = max|row| / levels; false when a row holds
 // inf or NaN (or is all but zero, below). Every GEMM call quantises its whole A, so this runs at a few
 // instructions per 8 values.
-bool quantize_rows(size_t M, size_t K, const float* A, size_t lda, size_t kp, float levels, int16_t* out,
+bool q8_quantize_rows(size_t M, size_t K, const float* A, size_t lda, size_t kp, float levels, int16_t* out,
                    float* scale) {
   for (size_t r = 0; r < M; ++r) {
     const float* a = A + r * lda;
@@ -78,47 +119,6 @@ bool quantize_rows(size_t M, size_t K, const float* A, size_t lda, size_t kp, fl
   }
   return true;
 }
-
-// Per-thread scratch kept between calls, so steady-state GEMMs do not allocate.
-template <class T>
-T* scratch(std::vector<T>& v, size_t n) {
-  if (v.size() < n) v.resize(n);
-  return v.data();
-}
-
-// Rows [m0, m1) of C times the packed panel of columns [n0, n0 + nc).
-void row_block_panel(Q8UkernelFn ukernel, size_t m0, size_t m1, size_t N, size_t pairs, size_t n0,
-                     const int16_t* xq, size_t kp, const float* xs, const int16_t* panel, const float* scales,
-                     float* C, size_t ldc, const GemmParams& p, bool clamp) {
-  const size_t nc = std::min(NR, N - n0);
-  float ws_tail[NR] = {}, bias_tail[NR] = {};
-  Q8UkernelParams up{nullptr, scales + n0, p.bias ? p.bias + n0 : nullptr, p.beta, clamp, p.min, p.max};
-  if (nc < NR) {  // the micro-kernel reads NR scales and bias values: zero-padded copies
-    std::copy(scales + n0, scales + N, ws_tail);
-    up.w_scale = ws_tail;
-    if (p.bias) {
-      std::copy(p.bias + n0, p.bias + N, bias_tail);
-      up.bias = bias_tail;
-    }
-  }
-  for (size_t i0 = m0; i0 < m1; i0 += MR) {
-    const size_t mr = std::min(MR, m1 - i0);
-    up.a_scale = xs + i0;
-    float* c = C + i0 * ldc + n0;
-    if (nc == NR) {
-      ukernel(mr, pairs, xq + i0 * kp, kp, panel, c, ldc, up);
-      continue;
-    }
-    // Right edge: a full-width tile in a local buffer, the nc real columns copied out (C past N untouched).
-    float tile[MR * NR] = {};
-    if (p.beta != 0.0f)
-      for (size_t i = 0; i < mr; ++i) std::copy(c + i * ldc, c + i * ldc + nc, tile + i * NR);
-    ukernel(mr, pairs, xq + i0 * kp, kp, panel, tile, NR, up);
-    for (size_t i = 0; i < mr; ++i) std::copy(tile + i * NR, tile + i * NR + nc, c + i * ldc);
-  }
-}
-
-}  // namespace
 
 size_t q8_activation_levels(size_t K) {
   const uint64_t kp = std::max<uint64_t>(uint64_t{K} + K % 2, 1);  // 64-bit: size_t is 32 bits in wasm32
@@ -188,7 +188,7 @@ bool q8_gemm_bt_integer_with(Q8UkernelFn ukernel, size_t M, size_t N, size_t K, 
   thread_local std::vector<float> xs_store;
   int16_t* xq = scratch(xq_store, M * kp);
   float* xs = scratch(xs_store, M);
-  if (!quantize_rows(M, K, A, lda, kp, static_cast<float>(levels), xq, xs)) return false;
+  if (!q8_quantize_rows(M, K, A, lda, kp, static_cast<float>(levels), xq, xs)) return false;
 
   const bool clamp = clamps(p);
   const size_t panels = (N + NR - 1) / NR;
