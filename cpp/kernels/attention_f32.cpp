@@ -118,6 +118,24 @@ inline v128_t exp_nonpos4(v128_t x) {
 }
 #endif
 
+// One past the last key j < n that query i's mask lets through (a boolean mask's true, an additive mask's
+// value other than −inf), at least 1: the keys after it weigh exactly 0, so they are neither scored nor
+// multiplied (a padding mask's padded keys). 1 when every key is masked, so that the row still comes out
+// NaN, as torch's softmax of −inf gives.
+size_t mask_live_end(size_t i, size_t n, const AttentionF32Params& p) {
+  if (p.mask_kind == AttentionMask::None) return n;
+  const ptrdiff_t row = static_cast<ptrdiff_t>(i) * p.mask_rs;
+  size_t j = n;
+  if (p.mask_kind == AttentionMask::Bool) {
+    const auto* keep = static_cast<const uint8_t*>(p.mask) + row;
+    while (j > 1 && !keep[static_cast<ptrdiff_t>(j - 1) * p.mask_cs]) --j;
+  } else {
+    const auto* add = static_cast<const float*>(p.mask) + row;
+    while (j > 1 && add[static_cast<ptrdiff_t>(j - 1) * p.mask_cs] == kNegInf) --j;
+  }
+  return j;
+}
+
 // x[j] = exp(x[j] − m) for j < n; returns their sum (float32 lanes).
 float exp_sum(float* x, size_t n, float m) {
   size_t j = 0;
@@ -209,7 +227,7 @@ void rows_dot(size_t rb, size_t re, size_t S, size_t E, size_t Ev, const float* 
   if (scores.size() < S) scores.resize(S);
   float* x = scores.data();
   for (size_t i = rb; i < re; ++i) {
-    const size_t n = p.causal ? std::min(S, i + 1) : S;
+    const size_t n = mask_live_end(i, p.causal ? std::min(S, i + 1) : S, p);
     const float* qi = q + i * ldq;
     for (size_t j = 0; j < n; ++j) x[j] = dot(E, qi, k + j * ldk);
     const float mx = scale_mask_max(x, n, i, 0, p);
@@ -246,10 +264,12 @@ void rows_tiled(size_t rb, size_t re, size_t S, size_t E, size_t Ev, const float
   float* t = tile.data();
   for (size_t i0 = rb; i0 < re; i0 += QB) {
     const size_t mb = std::min(QB, re - i0);
-    const size_t s_end = p.causal ? std::min(S, i0 + mb) : S;
+    size_t s_end = 1;  // the keys any row of the tile sees (all of them, up to the diagonal, through the mask)
+    for (size_t r = 0; r < mb && s_end < S; ++r)
+      s_end = std::max(s_end, mask_live_end(i0 + r, p.causal ? std::min(S, i0 + r + 1) : S, p));
     float* o0 = out + i0 * ldo;
     for (size_t s0 = 0; s0 < s_end; s0 += KB) {
-      const size_t sbc = std::min(KB, s_end - s0);  // keys scored (past s_end: above every row's diagonal)
+      const size_t sbc = std::min(KB, s_end - s0);  // keys scored (past s_end: masked for every row)
       const size_t kbc = std::min(KB, keys - s0);   // rows of V's packed block
       f32_gemm_prepacked_with(ukernel, mb, sbc, E, q + i0 * ldq, ldq, kp.data() + s0 * E, t, KB, GemmParams{});
       for (size_t r = 0; r < mb; ++r) {
@@ -259,7 +279,6 @@ void rows_tiled(size_t rb, size_t re, size_t S, size_t E, size_t Ev, const float
         const float m_new = nan_max(m_old, mx);
         const float m = m_new == kNegInf ? 0.0f : m_new;
         const float sum = exp_sum(x, sbc, m);
-        std::fill(x + sbc, x + kbc, 0.0f);  // the block's keys past the causal limit weigh 0
         if (s0 == 0) {
           sums[r] = sum;
         } else {
@@ -273,7 +292,10 @@ void rows_tiled(size_t rb, size_t re, size_t S, size_t E, size_t Ev, const float
       }
       GemmParams acc;
       acc.beta = s0 == 0 ? 0.0f : 1.0f;
-      f32_gemm_prepacked_with(ukernel, mb, Ev, kbc, t, KB, vp.data() + s0 * pv * kGemmNR, o0, ldo, acc);
+      // Panel by panel, so that only the block's first sbc rows of V are read (panel j holds kbc rows of 8).
+      for (size_t j = 0; j < pv; ++j)
+        f32_gemm_prepacked_with(ukernel, mb, std::min(kGemmNR, Ev - j * kGemmNR), sbc, t, KB,
+                                vp.data() + s0 * pv * kGemmNR + j * kbc * kGemmNR, o0 + j * kGemmNR, ldo, acc);
     }
     for (size_t r = 0; r < mb; ++r) {
       scale_row(o0 + r * ldo, Ev, static_cast<float>(1.0 / sums[r]));

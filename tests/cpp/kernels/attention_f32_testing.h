@@ -18,7 +18,7 @@ namespace fx::attention_testing {
 struct Case {
   size_t L, S, E, Ev;
   int mask;  // 0 none, 1 bool, 2 additive
-  int mask_layout;  // 0 contiguous [L, S], 1 one row for every query, 2 strided columns (transposed)
+  int mask_layout;  // 0 contiguous [L, S], 1 one row for every query, 2 strided columns (transposed), 3 padding
   bool causal;
 };
 
@@ -48,7 +48,14 @@ inline void check_case(const Case& c, std::mt19937& rng, std::vector<std::string
     p.mask = c.mask == 1 ? static_cast<const void*>(bm.data()) : fm.data();
     if (c.mask_layout == 0) p.mask_rs = static_cast<ptrdiff_t>(c.S), p.mask_cs = 1;
     else if (c.mask_layout == 1) p.mask_rs = 0, p.mask_cs = 1;
-    else p.mask_rs = 1, p.mask_cs = static_cast<ptrdiff_t>(c.L);
+    else if (c.mask_layout == 2) p.mask_rs = 1, p.mask_cs = static_cast<ptrdiff_t>(c.L);
+    else {  // 3: padding, the last ~30% of the keys masked for every query (skipped by the kernel)
+      p.mask_rs = 0, p.mask_cs = 1;
+      for (size_t j = 0; j < c.S; ++j) {
+        bm[j] = 10 * j < 7 * c.S;
+        if (10 * j >= 7 * c.S) fm[j] = -INFINITY;
+      }
+    }
     if (c.mask == 1)  // key 0 always kept in row 1 and row 3 fully masked: both kinds of rows occur
       for (size_t i = 0; i < c.L && c.mask_layout == 0; ++i)
         for (size_t j = 0; j < c.S; ++j) {
@@ -104,7 +111,7 @@ inline std::vector<std::string> check_sweep(int& checked) {
   for (size_t L : Ls)
     for (size_t S : Ss)
       for (int mask = 0; mask < 3; ++mask)
-        for (int layout = 0; layout < (mask ? 3 : 1); ++layout)
+        for (int layout = 0; layout < (mask ? 4 : 1); ++layout)
           for (int causal = 0; causal < 2; ++causal) {
             if (causal && mask) continue;  // torch takes one or the other
             const size_t E = Es[(L + S + static_cast<size_t>(mask)) % 4];
