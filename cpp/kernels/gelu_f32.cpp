@@ -104,8 +104,31 @@ inline f4 erfcx_q(f4 a) {
 // x < 0: x·½erfc. x >= 0: x - x·½erfc. Beyond |x| = 14.5 the negative side is below the smallest
 // subnormal (-0) and the positive side is x.
 constexpr float kErfCut = 14.5f;
+// Below this |x| (every lane of a vector: the usual activations) e^(-x²/2) and the result stay normal, so
+// 2^n scales in one exact multiply and no lane is big or infinite: gelu_erf4_small skips those steps and
+// gives the same bits.
+constexpr float kErfSmall = 9.0f;
+inline f4 gelu_erf4_small(f4 x, f4 a) {
+  const f4 ah = (f4)((i4)a & static_cast<int32_t>(0xfffff000u));
+  const f4 al = a - ah;
+  const f4 h = a * a;
+  const f4 l = ((ah * ah - h) + splat(2.0f) * ah * al) + al * al;
+  const ExpParts e = exp_neg(splat(0.5f) * h, splat(0.5f) * l);
+  const f4 q = erfcx_q(a);
+  const f4 half_erfc = splat(0.5f) * q * e.m;
+  const f4 s = (f4)(((u4)(e.n + 127)) << 23);  // 2^n, n ≥ −59: normal, the products exact
+  const i4 neg = x < splat(0.0f);
+  f4 y = select(neg, (x * half_erfc) * s, x - x * (half_erfc * s));
+  return (f4)((i4)y | ((i4)x & static_cast<int32_t>(0x80000000u)));
+}
 inline f4 gelu_erf4(f4 x) {
   const f4 ax = abs4(x);
+  const i4 small = ax <= splat(kErfSmall);  // false for NaN
+#if defined(__wasm_simd128__)
+  if (wasm_i32x4_all_true((v128_t)small)) return gelu_erf4_small(x, ax);
+#else
+  if ((small[0] & small[1] & small[2] & small[3]) != 0) return gelu_erf4_small(x, ax);
+#endif
   const i4 big = ax > splat(kErfCut);
   const f4 a = select(big, splat(kErfCut), ax);
   // a² = h + l exactly (Dekker: a split in two 12-bit halves).

@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "kernels/gemm_q8_ukernel.h"
 #include "kernels/gemm_q_common.h"
 
 #if defined(__wasm_simd128__)
@@ -127,6 +128,9 @@ void q4_gemm_bt(size_t M, size_t N, size_t K, const float* A, size_t lda, const 
   if (M == 0 || N == 0) return;
   const size_t KB = q4_blocks(K);
   if (M > 4) {
+    // Integer products (gemm_q4_integer.cpp); inf or NaN among the activations: dequantised panels into
+    // the float32 GEMM, so they propagate.
+    if (q4_gemm_bt_integer_with(q8_gemm_default_ukernel(), M, N, K, A, lda, Q, ldq, scales, C, ldc, p)) return;
     qgemm::panels(M, N, K, A, lda, C, ldc, p, [&](size_t n0, size_t nb, float* out) {
       q4_dequantize_rows(nb, K, Q + n0 * ldq, ldq, scales + n0 * KB, out);
     });

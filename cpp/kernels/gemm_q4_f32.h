@@ -4,7 +4,9 @@
 // (nibble − 8) · scales[n·KB + b]. C[M,N] = epilogue(A[M,K] · Wᵀ), A and C float32.
 // - Up to 4 rows of A: dot products dequantised on the fly (nibbles → int8 → float32 lanes, one scale per
 //   block), output channels split over the kernel threads.
-// - More rows: Q is dequantised panel by panel into the float32 GEMM (f32_gemm_bt).
+// - More rows: integer products through the int8 path's micro-kernel, one call per block of 32 k
+//   (gemm_q8_ukernel.h: q4_gemm_bt_integer_with); activations holding inf or NaN: Q dequantised panel by
+//   panel into the float32 GEMM (f32_gemm_bt), so they propagate.
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -27,60 +27,6 @@ constexpr size_t NR = kQ8NR;
 
 bool clamps(const GemmParams& p) { return !(std::isinf(p.min) && p.min < 0 && std::isinf(p.max) && p.max > 0); }
 
-// Row r of A [M, K] → out (kp int16, zero past K) with scale[r] = max|row| / levels, or `grid`
-// (GemmParams::act_grid) when the row lies on it and fits: then exactly; false when a row holds inf or NaN
-// (or is all but zero, below). Every GEMM call quantises its whole A, so this runs at a few instructions
-// per 8 values.
-bool quantize_rows(size_t M, size_t K, const float* A, size_t lda, size_t kp, float levels, int16_t* out,
-                   float* scale, float grid) {
-  for (size_t r = 0; r < M; ++r) {
-    const float* a = A + r * lda;
-    int16_t* o = out + r * kp;
-    size_t k = 0;
-    float amax = 0.0f;
-#if defined(__wasm_simd128__)
-    // max|a| as the int32 maximum of the sign-cleared bits (one instruction each; f32x4.max is a NaN-fixing
-    // sequence on x64): non-negative floats order as their bits, and inf and NaN above every finite value.
-    const v128_t abs_mask = wasm_i32x4_const_splat(0x7FFFFFFF);
-    v128_t m0 = wasm_i32x4_const_splat(0), m1 = m0;
-    for (; k + 8 <= K; k += 8) {
-      m0 = wasm_i32x4_max(m0, wasm_v128_and(wasm_v128_load(a + k), abs_mask));
-      m1 = wasm_i32x4_max(m1, wasm_v128_and(wasm_v128_load(a + k + 4), abs_mask));
-    }
-    const v128_t m = wasm_i32x4_max(m0, m1);
-    const int32_t bits = std::max(std::max(wasm_i32x4_extract_lane(m, 0), wasm_i32x4_extract_lane(m, 1)),
-                                  std::max(wasm_i32x4_extract_lane(m, 2), wasm_i32x4_extract_lane(m, 3)));
-    if (bits >= 0x7F800000) return false;
-    std::memcpy(&amax, &bits, sizeof amax);
-#endif
-    for (; k < K; ++k) amax = std::max(amax, std::fabs(a[k]));
-    if (!std::isfinite(amax)) return false;
-    // A row so small that its scale would be subnormal (losing bits) or its inverse overflow: the float path.
-    if (amax > 0.0f && amax < std::numeric_limits<float>::min() * levels) return false;
-    const bool on_grid = grid > 0.0f && amax / grid <= levels;
-    scale[r] = on_grid ? grid : amax / levels;
-    const float inv = on_grid ? 1.0f / grid : amax > 0.0f ? levels / amax : 0.0f;
-    k = 0;
-#if defined(__wasm_simd128__)
-    // Round to nearest even by adding 1.5·2^23: the sum's low mantissa bits are then the integer
-    // (|a·inv| ≤ levels < 2^22), read by subtracting the constant's bits. Two instructions where
-    // f32x4.nearest + i32x4.trunc_sat_f32x4 take about eight on x64; the same ties as nearbyint below.
-    const v128_t vinv = wasm_f32x4_splat(inv);
-    const v128_t magic = wasm_f32x4_const_splat(12582912.0f);
-    const v128_t magic_bits = wasm_i32x4_const_splat(0x4B400000);
-    for (; k + 8 <= K; k += 8) {
-      const v128_t lo = wasm_i32x4_sub(wasm_f32x4_add(wasm_f32x4_mul(wasm_v128_load(a + k), vinv), magic), magic_bits);
-      const v128_t hi =
-          wasm_i32x4_sub(wasm_f32x4_add(wasm_f32x4_mul(wasm_v128_load(a + k + 4), vinv), magic), magic_bits);
-      wasm_v128_store(o + k, wasm_i16x8_narrow_i32x4(lo, hi));
-    }
-#endif
-    for (; k < K; ++k) o[k] = static_cast<int16_t>(std::nearbyint(std::min(levels, std::max(-levels, a[k] * inv))));
-    for (; k < kp; ++k) o[k] = 0;
-  }
-  return true;
-}
-
 // Per-thread scratch kept between calls, so steady-state GEMMs do not allocate.
 template <class T>
 T* scratch(std::vector<T>& v, size_t n) {
@@ -121,6 +67,59 @@ void row_block_panel(Q8UkernelFn ukernel, size_t m0, size_t m1, size_t N, size_t
 }
 
 }  // namespace
+
+// Row r of A [M, K] → out (kp int16, zero past K) with scale[r] = max|row| / levels; false when a row holds
+// inf or NaN (or is all but zero, below). Every GEMM call quantises its whole A, so this runs at a few
+// instructions per 8 values.
+bool q8_quantize_rows(size_t M, size_t K, const float* A, size_t lda, size_t kp, float levels, int16_t* out,
+                      float* scale, float grid) {
+  for (size_t r = 0; r < M; ++r) {
+    const float* a = A + r * lda;
+    int16_t* o = out + r * kp;
+    size_t k = 0;
+    float amax = 0.0f;
+#if defined(__wasm_simd128__)
+    // max|a| as the int32 maximum of the sign-cleared bits (one instruction each; f32x4.max is a NaN-fixing
+    // sequence on x64): non-negative floats order as their bits, and inf and NaN above every finite value.
+    const v128_t abs_mask = wasm_i32x4_const_splat(0x7FFFFFFF);
+    v128_t m0 = wasm_i32x4_const_splat(0), m1 = m0;
+    for (; k + 8 <= K; k += 8) {
+      m0 = wasm_i32x4_max(m0, wasm_v128_and(wasm_v128_load(a + k), abs_mask));
+      m1 = wasm_i32x4_max(m1, wasm_v128_and(wasm_v128_load(a + k + 4), abs_mask));
+    }
+    const v128_t m = wasm_i32x4_max(m0, m1);
+    const int32_t bits = std::max(std::max(wasm_i32x4_extract_lane(m, 0), wasm_i32x4_extract_lane(m, 1)),
+                                  std::max(wasm_i32x4_extract_lane(m, 2), wasm_i32x4_extract_lane(m, 3)));
+    if (bits >= 0x7F800000) return false;
+    std::memcpy(&amax, &bits, sizeof amax);
+#endif
+    for (; k < K; ++k) amax = std::max(amax, std::fabs(a[k]));
+    if (!std::isfinite(amax)) return false;
+    // A row so small that its scale would be subnormal (losing bits) or its inverse overflow: the float path.
+    if (amax > 0.0f && amax < std::numeric_limits<float>::min() * levels) return false;
+    const bool on_grid = grid > 0.0f && amax / grid <= levels;  // GemmParams::act_grid: exact
+    scale[r] = on_grid ? grid : amax / levels;
+    const float inv = on_grid ? 1.0f / grid : amax > 0.0f ? levels / amax : 0.0f;
+    k = 0;
+#if defined(__wasm_simd128__)
+    // Round to nearest even by adding 1.5·2^23: the sum's low mantissa bits are then the integer
+    // (|a·inv| ≤ levels < 2^22), read by subtracting the constant's bits. Two instructions where
+    // f32x4.nearest + i32x4.trunc_sat_f32x4 take about eight on x64; the same ties as nearbyint below.
+    const v128_t vinv = wasm_f32x4_splat(inv);
+    const v128_t magic = wasm_f32x4_const_splat(12582912.0f);
+    const v128_t magic_bits = wasm_i32x4_const_splat(0x4B400000);
+    for (; k + 8 <= K; k += 8) {
+      const v128_t lo = wasm_i32x4_sub(wasm_f32x4_add(wasm_f32x4_mul(wasm_v128_load(a + k), vinv), magic), magic_bits);
+      const v128_t hi =
+          wasm_i32x4_sub(wasm_f32x4_add(wasm_f32x4_mul(wasm_v128_load(a + k + 4), vinv), magic), magic_bits);
+      wasm_v128_store(o + k, wasm_i16x8_narrow_i32x4(lo, hi));
+    }
+#endif
+    for (; k < K; ++k) o[k] = static_cast<int16_t>(std::nearbyint(std::min(levels, std::max(-levels, a[k] * inv))));
+    for (; k < kp; ++k) o[k] = 0;
+  }
+  return true;
+}
 
 size_t q8_activation_levels(size_t K) {
   const uint64_t kp = std::max<uint64_t>(uint64_t{K} + K % 2, 1);  // 64-bit: size_t is 32 bits in wasm32
@@ -190,7 +189,7 @@ bool q8_gemm_bt_integer_with(Q8UkernelFn ukernel, size_t M, size_t N, size_t K, 
   thread_local std::vector<float> xs_store;
   int16_t* xq = scratch(xq_store, M * kp);
   float* xs = scratch(xs_store, M);
-  if (!quantize_rows(M, K, A, lda, kp, static_cast<float>(levels), xq, xs, p.act_grid)) return false;
+  if (!q8_quantize_rows(M, K, A, lda, kp, static_cast<float>(levels), xq, xs, p.act_grid)) return false;
 
   const bool clamp = clamps(p);
   const size_t panels = (N + NR - 1) / NR;

@@ -66,6 +66,12 @@ void q8_gemm_ukernel__wasmsimd_4x8c2(size_t mr, size_t pairs, const int16_t* a, 
                                      float* c, size_t ldc, const Q8UkernelParams& p);
 #endif
 
+// Row r of A [M, K] quantised into out (M rows of kp ≥ K int16, zero past K), scale[r] = max|row| / levels,
+// or `grid` (GemmParams::act_grid) when the row is known to lie on it and fits: then exactly; false when a
+// row holds inf or NaN, or is nonzero but below ~1e-33 in magnitude (see q8_gemm_bt_integer_with).
+bool q8_quantize_rows(size_t M, size_t K, const float* A, size_t lda, size_t kp, float levels, int16_t* out,
+                      float* scale, float grid = 0.0f);
+
 // This build's micro-kernel: SIMD128 where built with it, else the generic one.
 Q8UkernelFn q8_gemm_default_ukernel();
 // "wasmsimd_4x8c2" or "generic_4x8c2".
@@ -78,5 +84,21 @@ const char* q8_gemm_ukernel_name();
 bool q8_gemm_bt_integer_with(Q8UkernelFn ukernel, size_t M, size_t N, size_t K, const float* A, size_t lda,
                              const int8_t* Q, size_t ldq, const float* scales, float* C, size_t ldc,
                              const GemmParams& p);
+
+// 4-bit weights (gemm_q4_f32.h: GGUF Q4_0 blocks of 32 along K, one scale per block and channel) through the
+// same micro-kernel, one call per block of 32 k (16 pairs) and 4×8 tile: the block's int32 sums times the
+// row's activation scale and the block's 8 channel scales, added to the tile in float32 (beta = 1 after the
+// first block; the bias and the caller's beta on the first, the clamp on the last). A block's sums stay far
+// inside int32 (32 products of ≤ 32767 · 8), so the activations always get 32767 levels, for any K. Given
+// the SIMD128 micro-kernel, its loop runs every block of a tile in one call and scales the blocks' sums into
+// float32 registers (gemm_q4_integer.cpp). False (C untouched) where q8_quantize_rows declines.
+bool q4_gemm_bt_integer_with(Q8UkernelFn ukernel, size_t M, size_t N, size_t K, const float* A, size_t lda,
+                             const uint8_t* Q, size_t ldq, const float* scales, float* C, size_t ldc,
+                             const GemmParams& p);
+
+// A packed panel of nc ≤ kQ8NR 4-bit weight rows n0.. (Q, ldq bytes a row; scales KB = q4_blocks(K) a row), in
+// q8_pack_panel's layout over KB·32 k (nibble − 8; k past K hold whatever the bytes hold, multiplied by the
+// activations' zeros), and the block scales: ds[b·kQ8NR + j] = scale of row j, block b (0 past nc).
+void q4_pack_panel(size_t K, size_t nc, const uint8_t* q, size_t ldq, const float* scales, int16_t* dst, float* ds);
 
 }  // namespace fx

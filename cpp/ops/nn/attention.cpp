@@ -1,11 +1,17 @@
 // F.scaled_dot_product_attention (boolean or additive masks, is_causal, scale, grouped-query heads) and
-// aten's CPU flash-attention form that also returns the log-sum-exp. Built on matmul_tensor + softmax.
+// aten's CPU flash-attention form that also returns the log-sum-exp. float32 heads go to the fused kernel
+// (kernels/attention_f32.h: Q, K, V read through their strides, the output written in the query's layout);
+// other dtypes and shapes the kernel does not take (batch dims that broadcast the query) are built on
+// matmul_tensor + softmax.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 
+#include "kernels/attention_f32.h"
 #include "kernels/norm.h"
+#include "kernels/parallel.h"
 #include "ops/math/matmul.h"
 #include "ops/nn/nn_util.h"
 #include "ops/registry.h"
@@ -13,6 +19,7 @@
 #include "ops/tensor_util.h"
 #include "support/error.h"
 #include "tensor/broadcast.h"
+#include "tensor/meta.h"
 
 namespace fx {
 namespace {
@@ -93,6 +100,122 @@ void scale_mask_scores(T* s, int64_t rows, int64_t L, int64_t S, double sc, bool
   }
 }
 
+// The dim order, outermost first, of the query's layout (stable for equal strides); empty when row-major.
+std::vector<int64_t> layout_order(const Tensor& q) {
+  std::vector<int64_t> order(static_cast<size_t>(q.dim()));
+  for (int64_t d = 0; d < q.dim(); ++d) order[d] = d;
+  std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) { return q.strides()[x] > q.strides()[y]; });
+  for (size_t i = 0; i < order.size(); ++i)
+    if (order[i] != static_cast<int64_t>(i)) return order;
+  return {};
+}
+
+// An uninitialised tensor of `shape` laid out like the query (laid_out_like below, without the copy).
+Tensor empty_laid_out_like(const Shape& shape, const Tensor& q) {
+  const std::vector<int64_t> order = layout_order(q);
+  if (order.empty()) return Tensor::empty(shape, DType::Float32);
+  Shape permuted;
+  for (int64_t d : order) permuted.push_back(shape[d]);
+  std::vector<int64_t> inverse(order.size());
+  for (size_t i = 0; i < order.size(); ++i) inverse[order[i]] = static_cast<int64_t>(i);
+  return permute_view(Tensor::empty(permuted, DType::Float32), inverse);
+}
+
+// Whether the kernel can read t's rows as they lie: the last dim contiguous, rows apart by at least a row.
+bool rows_readable(const Tensor& t) {
+  const int64_t n = t.dim();
+  for (int64_t st : t.strides())
+    if (st < 0) return false;
+  return (t.shape()[n - 1] <= 1 || t.strides()[n - 1] == 1) &&
+         (t.shape()[n - 2] <= 1 || t.strides()[n - 2] >= t.shape()[n - 1]);
+}
+
+// The fused float32 path: (out laid out like q, lse) — or nothing when the shapes are not its (the query's
+// batch dims are the output's; key and value dims equal them, are 1, or with enable_gqa divide the heads).
+std::optional<std::pair<Tensor, Tensor>> sdpa_fused(const Tensor& q0, const Tensor& k0, const Tensor& v0,
+                                                    const Tensor& mask, bool causal, std::optional<double> scale,
+                                                    bool gqa, bool want_lse) {
+  if (q0.dtype() != DType::Float32 || k0.dtype() != DType::Float32 || v0.dtype() != DType::Float32) return {};
+  const int64_t n = q0.dim();
+  if (n < 2 || k0.dim() != n || v0.dim() != n) return {};
+  const int64_t L = q0.shape()[n - 2], E = q0.shape()[n - 1], S = k0.shape()[n - 2], Ev = v0.shape()[n - 1];
+  if (k0.shape()[n - 1] != E || v0.shape()[n - 2] != S) return {};
+  const int64_t nb = n - 2;
+  for (int64_t d = 0; d < nb; ++d) {
+    const int64_t qd = q0.shape()[d];
+    for (const Tensor* t : {&k0, &v0}) {
+      const int64_t td = t->shape()[d];
+      const bool heads = gqa && d == n - 3 && td > 0 && qd % td == 0;
+      if (td != qd && td != 1 && !heads) return {};
+    }
+  }
+  if (mask.defined() && mask.dtype() != DType::Bool && !dtype_is_floating(mask.dtype())) return {};
+  Tensor q = rows_readable(q0) ? q0 : q0.contiguous();
+  Tensor k = rows_readable(k0) ? k0 : k0.contiguous();
+  Tensor v = rows_readable(v0) ? v0 : v0.contiguous();
+  Shape batch(q0.shape().begin(), q0.shape().end() - 2);
+  Shape out_shape = batch, score_shape = batch;
+  out_shape.push_back(L), out_shape.push_back(Ev);
+  score_shape.push_back(L), score_shape.push_back(S);
+  Tensor m;
+  if (mask.defined()) m = expand_to(mask.dtype() == DType::Bool ? mask : to_dtype(mask, DType::Float32), score_shape);
+  Tensor out = empty_laid_out_like(out_shape, q0);
+  if (!rows_readable(out)) return {};
+  Tensor lse;
+  if (want_lse) lse = Tensor::empty(Shape(score_shape.begin(), score_shape.end() - 1), DType::Float32);
+  if (meta_mode()) return std::make_pair(out, lse);  // shape inference: no kernel (tensor/meta.h)
+
+  kernels::AttentionF32Params p;
+  p.scale = static_cast<float>(scale ? *scale : 1.0 / std::sqrt(static_cast<double>(E)));
+  p.causal = causal;
+  if (m.defined()) {
+    p.mask_kind = m.dtype() == DType::Bool ? kernels::AttentionMask::Bool : kernels::AttentionMask::Additive;
+    p.mask_rs = m.strides()[n - 2], p.mask_cs = m.strides()[n - 1];
+  }
+  int64_t count = 1;
+  for (int64_t d : batch) count *= d;
+  // Offset of batch index `idx` (row-major over `batch`) in t, whose dims are 1 (broadcast) or divide the
+  // query's (grouped heads: query head h reads head h / (Hq / Hk)).
+  auto offset = [&](const Tensor& t, int64_t idx) {
+    int64_t off = 0;
+    for (int64_t d = nb - 1; d >= 0; --d) {
+      const int64_t i = idx % batch[d];
+      idx /= batch[d];
+      const int64_t td = t.shape()[d];
+      off += (td == batch[d] ? i : td == 1 ? 0 : i / (batch[d] / td)) * t.strides()[d];
+    }
+    return off;
+  };
+  const float* pq = q.data<float>();
+  const float* pk = k.data<float>();
+  const float* pv = v.data<float>();
+  float* po = out.data<float>();
+  const auto ld = [&](const Tensor& t) { return static_cast<size_t>(t.strides()[n - 2]); };
+  const size_t ldq = ld(q), ldk = ld(k), ldv = ld(v), ldo = ld(out);
+  // Rows per item when one head's queries are shared out (a multiple of the kernel's query block, so the
+  // split changes no result).
+  const int threads = kernels::num_threads();
+  const double work = double(count) * double(L) * double(S) * double(E + Ev);
+  const bool parallel = threads > 1 && kernels::worth_parallel(work);
+  const int64_t chunk = parallel && count < threads ? static_cast<int64_t>(2 * kernels::kAttentionQueryBlock) : std::max<int64_t>(L, 1);
+  const int64_t chunks = (L + chunk - 1) / chunk;
+  auto items = [&](size_t i0, size_t i1) {
+    for (size_t it = i0; it < i1; ++it) {
+      const int64_t b = static_cast<int64_t>(it) / chunks, c = static_cast<int64_t>(it) % chunks;
+      kernels::AttentionF32Params pb = p;
+      if (m.defined()) pb.mask = static_cast<const uint8_t*>(m.raw_data()) + offset(m, b) * int64_t(dtype_size(m.dtype()));
+      if (want_lse) pb.lse = lse.data<float>() + b * L;
+      pb.row_begin = static_cast<size_t>(c * chunk), pb.row_end = static_cast<size_t>(std::min(L, (c + 1) * chunk));
+      kernels::attention_f32(L, S, E, Ev, pq + offset(q, b), ldq, pk + offset(k, b), ldk, pv + offset(v, b), ldv,
+                             po + offset(out, b), ldo, pb);
+    }
+  };
+  const size_t total = static_cast<size_t>(count * chunks);
+  if (parallel && total > 1) kernels::parallel_for(total, items, 1);
+  else items(0, total);
+  return std::make_pair(out, lse);
+}
+
 // Returns (out, logsumexp of the scores along S — only when `want_lse`, else undefined).
 std::pair<Tensor, Tensor> sdpa(const Tensor& q0, const Tensor& k0, const Tensor& v0, const Tensor& mask,
                                bool causal, std::optional<double> scale, bool gqa, bool want_lse) {
@@ -158,6 +281,9 @@ Object sdpa_op(const OpCall& call) {
     throw FxError("scaled_dot_product_attention: dropout_p must be 0 at inference");
   if (a.boolean(5) && !a.is_none(3))
     throw FxError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True");
+  if (auto r = sdpa_fused(a.tensor(0), a.tensor(1), a.tensor(2), opt_tensor(a, 3), a.boolean(5), opt_double(a, 6),
+                          a.boolean(7), false))
+    return r->first;
   Tensor out = sdpa(a.tensor(0), a.tensor(1), a.tensor(2), opt_tensor(a, 3), a.boolean(5), opt_double(a, 6),
                     a.boolean(7), false).first;
   return laid_out_like(out, a.tensor(0));
@@ -167,6 +293,9 @@ Object flash_cpu_op(const OpCall& call) {
   static const Schema schema("_scaled_dot_product_flash_attention_for_cpu(query, key, value, dropout_p=0.0, "
                              "is_causal=False, *, attn_mask=None, scale=None)");
   Args a = schema.parse(call);
+  if (auto f = sdpa_fused(a.tensor(0), a.tensor(1), a.tensor(2), opt_tensor(a, 5), a.boolean(4), opt_double(a, 6),
+                          false, true))
+    return Object::tuple({f->first, f->second});
   auto r = sdpa(a.tensor(0), a.tensor(1), a.tensor(2), opt_tensor(a, 5), a.boolean(4), opt_double(a, 6), false, true);
   r.first = laid_out_like(r.first, a.tensor(0));  // as torch's (make_fx graphs view it too)
   return Object::tuple({r.first, r.second});

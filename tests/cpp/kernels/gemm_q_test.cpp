@@ -56,6 +56,32 @@ TEST(GemmQ, IntegerPathIsBitIdenticalForAnyThreadCount) {
   }
 }
 
+TEST(GemmQ, Int4IntegerPathIsBitIdenticalForAnyThreadCount) {
+  ASSERT_GE(kernels::max_threads(), 3) << "the native build runs threads";
+  const size_t shapes[2][3] = {{64, 130, 256}, {130, 8, 2048}};
+  for (const auto& s : shapes) {
+    const size_t M = s[0], N = s[1], K = s[2], KB = q4_blocks(K);
+    qgemm_testing::Lcg rng(M + N + K + 4);
+    std::vector<float> A(M * K), scales(N * KB), bias(N);
+    std::vector<uint8_t> Q(N * KB * 16);
+    for (float& v : A) v = rng.next();
+    for (uint8_t& v : Q) v = static_cast<uint8_t>(rng.bits());
+    for (float& v : scales) v = 0.01f + 0.02f * std::fabs(rng.next());
+    for (float& v : bias) v = rng.next();
+    GemmParams p;
+    p.bias = bias.data();
+    std::vector<float> runs[3];
+    for (int t = 1; t <= 3; ++t) {
+      kernels::set_num_threads(t);
+      runs[t - 1].assign(M * N, 0.0f);
+      q4_gemm_bt(M, N, K, A.data(), K, Q.data(), KB * 16, scales.data(), runs[t - 1].data(), N, p);
+    }
+    kernels::set_num_threads(1);
+    EXPECT_EQ(runs[0], runs[1]) << M << "x" << N << "x" << K;
+    EXPECT_EQ(runs[0], runs[2]) << M << "x" << N << "x" << K;
+  }
+}
+
 TEST(GemmQ, ActivationLevelsKeepTheInt32SumsInRange) {
   EXPECT_EQ(q8_activation_levels(1), 32767u);
   EXPECT_EQ(q8_activation_levels(512), 32767u);

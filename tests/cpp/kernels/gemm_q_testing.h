@@ -89,6 +89,18 @@ inline std::vector<QCase> integer_cases() {
   const float inf = std::numeric_limits<float>::infinity();
   out.push_back(QCase{false, 6, 16, 1536, 0, 0, 0, false, 0.0f, -inf, inf, true});
   out.push_back(QCase{false, 9, 11, 1535, 0, 0, 0, false, 0.0f, -inf, inf, true});
+  // int4 (q4_gemm_bt_integer_with): one micro-kernel call per block of 32 k — partial last blocks, one block,
+  // many, every row and column tail, the epilogue on the first block and the clamp on the last.
+  for (size_t M : Ms)
+    for (size_t N : Ns)
+      for (size_t K : {size_t(1), size_t(17), size_t(32), size_t(33), size_t(64), size_t(100), size_t(257)})
+        out.push_back(QCase{true, M, N, K});
+  out.push_back(QCase{true, 7, 19, 37, 3, 5, 2, true});
+  out.push_back(QCase{true, 9, 19, 37, 3, 5, 2, true, 1.0f});
+  out.push_back(QCase{true, 6, 33, 64, 0, 0, 0, true, 0.5f, 0.0f, 6.0f});
+  out.push_back(QCase{true, 5, 33, 64, 0, 0, 0, false, 0.0f, -0.25f, 0.25f});
+  out.push_back(QCase{true, 130, 24, 70});
+  out.push_back(QCase{true, 12, 30, 9000, 1, 16, 1, true});
   return out;
 }
 
@@ -117,7 +129,12 @@ inline std::string check_case(const QCase& t, Q8UkernelFn ukernel = nullptr) {
   p.bias = t.bias ? bias.data() : nullptr;
   p.beta = t.beta, p.min = t.min, p.max = t.max;
   std::vector<float> fast = C0, ref = C0;
-  if (t.int4) {
+  if (t.int4 && ukernel) {
+    if (!q4_gemm_bt_integer_with(ukernel, t.M, t.N, t.K, A.data(), lda, Q.data(), ldq, scales.data(), fast.data(),
+                                 ldc, p))
+      return t.describe() + ": the integer path declined";
+    q4_gemm_bt_scalar(t.M, t.N, t.K, A.data(), lda, Q.data(), ldq, scales.data(), ref.data(), ldc, p);
+  } else if (t.int4) {
     q4_gemm_bt(t.M, t.N, t.K, A.data(), lda, Q.data(), ldq, scales.data(), fast.data(), ldc, p);
     q4_gemm_bt_scalar(t.M, t.N, t.K, A.data(), lda, Q.data(), ldq, scales.data(), ref.data(), ldc, p);
   } else {
@@ -149,7 +166,7 @@ inline std::string check_case(const QCase& t, Q8UkernelFn ukernel = nullptr) {
       }
       const double levels = t.M <= 4 && !ukernel ? 8191.0
                             : !t.int4          ? static_cast<double>(q8_activation_levels(t.K))
-                                               : 0.0;
+                                               : 32767.0;  // int4's many rows: per-block int32 sums
       const double bound = (levels > 0 ? wsum / (2 * levels) * 1.01 : 0.0) + 2e-6 * (wsum + 2.0) + 1e-6;
       if (!(std::fabs(f - r) <= bound)) {
         std::ostringstream s;

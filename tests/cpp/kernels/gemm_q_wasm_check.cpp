@@ -72,6 +72,9 @@ void bench_rows(size_t M) {
   std::vector<int8_t> w8(elems);
   for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i % 17) * 0.1f - 0.8f;
   for (size_t i = 0; i < elems; ++i) w8[i] = static_cast<int8_t>(i * 37 % 255 - 127);
+  std::vector<uint8_t> w4(elems / 2);
+  std::vector<float> s4(elems / 32, 0.01f);
+  for (size_t i = 0; i < w4.size(); ++i) w4[i] = static_cast<uint8_t>(i * 37 % 256);
   auto run = [&](int kind) {
     size_t off = 0;
     for (auto& s : shapes) {
@@ -82,16 +85,25 @@ void bench_rows(size_t M) {
           fx::q8_dequantize_rows(nb, K, w8.data() + off + n0 * K, K, sc.data() + n0, out);
         });
       if (kind == 2) fx::q8_gemm_bt(M, N, K, x.data(), K, w8.data() + off, K, sc.data(), y.data(), N);
+      if (kind == 3)
+        fx::qgemm::panels(M, N, K, x.data(), K, y.data(), N, {}, [&](size_t n0, size_t nb, float* out) {
+          fx::q4_dequantize_rows(nb, K, w4.data() + off / 2 + n0 * K / 2, K / 2, s4.data() + off / 32 + n0 * K / 32, out);
+        });
+      if (kind == 4) fx::q4_gemm_bt(M, N, K, x.data(), K, w4.data() + off / 2, K / 2, s4.data() + off / 32, y.data(), N);
       off += N * K;
     }
   };
   const double tf = seconds_per_call([&] { run(0); });
   const double td = seconds_per_call([&] { run(1); });
   const double ti = seconds_per_call([&] { run(2); });
+  const double t4d = seconds_per_call([&] { run(3); });
+  const double t4i = seconds_per_call([&] { run(4); });
   std::printf("bench (%zu rows, an encoder layer's Linear shapes): f32 %.3f ms (%.1f GMAC/s), int8 dequantised "
               "panels %.3f ms (%.1f), int8 integer %s %.3f ms (%.1f)\n",
               M, tf * 1e3, macs * 1e-9 / tf, td * 1e3, macs * 1e-9 / td, fx::q8_gemm_ukernel_name(), ti * 1e3,
               macs * 1e-9 / ti);
+  std::printf("bench (%zu rows): int4 dequantised panels %.3f ms (%.1f GMAC/s), int4 integer %.3f ms (%.1f)\n", M,
+              t4d * 1e3, macs * 1e-9 / t4d, t4i * 1e3, macs * 1e-9 / t4i);
 }
 
 }  // namespace
