@@ -146,8 +146,8 @@ def hf_builders():
         **TOKENS)))
     b["gptj"] = lambda: _text(T.GPTJModel(T.GPTJConfig(vocab_size=99, n_embd=32, n_layer=2, n_head=2, rotary_dim=8,
                                                        n_positions=64, use_cache=False, **TOKENS)))
-    b["codegen"] = lambda: _text(T.CodeGenModel(T.CodeGenConfig(vocab_size=99, n_embd=32, n_layer=2, n_head=2,
-                                                                rotary_dim=8, n_positions=64, n_ctx=64,
+    b["codegen"] = lambda: _text(T.CodeGenModel(T.CodeGenConfig(vocab_size=99, n_embd=32, n_layer=2, n_head=4,
+                                                                rotary_dim=4, n_positions=64, n_ctx=64,
                                                                 use_cache=False, **TOKENS)))
     b["stablelm"] = lambda: _text(T.StableLmModel(T.StableLmConfig(**dec, num_key_value_heads=1)))
     b["starcoder2"] = lambda: _text(T.Starcoder2Model(T.Starcoder2Config(**dec, num_key_value_heads=1)))
@@ -188,7 +188,7 @@ def hf_builders():
     b["resnet_hf"] = lambda: _pixels(T.ResNetModel(T.ResNetConfig(embedding_size=16, hidden_sizes=[16, 32, 64, 128],
                                                                   depths=[1, 1, 1, 1])), size=64)
     b["efficientnet_hf"] = lambda: _pixels(T.EfficientNetModel(T.EfficientNetConfig(
-        image_size=64, width_coefficient=0.25, depth_coefficient=0.25)), size=64)
+        image_size=64, width_coefficient=0.25, depth_coefficient=0.25, hidden_dim=320)), size=64)
     b["yolos"] = lambda: _pixels(T.YolosModel(T.YolosConfig(**vis, image_size=[32, 32], patch_size=8,
                                                             num_detection_tokens=4)))
     b["data2vec_audio"] = lambda: (T.Data2VecAudioModel(T.Data2VecAudioConfig(**audio)),
@@ -197,6 +197,24 @@ def hf_builders():
         **audio, position_embeddings_type="rotary", conv_depthwise_kernel_size=3)),
         {"input_values": torch.randn(1, 800, generator=_gen())})
     return b
+
+
+# dynamic batch and sequence: exported with Dims, checked, then run at another size against torch
+DYNAMIC_HF = ["electra", "deberta_v2", "gpt_neox", "qwen3", "phi3", "gemma2", "falcon", "bloom", "modernbert",
+              "mamba"]
+
+
+def dynamic_build(builder):
+    from torch.export import Dim
+    model, kw = builder()
+    batch, seq = Dim("batch", min=1, max=8), Dim("seq", min=2, max=32)
+    shapes = {k: ({0: batch, 1: seq} if k in ("input_ids", "attention_mask") else None) for k in kw}
+    second = {"input_ids": torch.randint(3, 99, (3, 11), generator=_gen(2))}
+    if "attention_mask" in kw:
+        mask = torch.ones(3, 11, dtype=torch.long)
+        mask[2, 7:] = 0
+        second["attention_mask"] = mask
+    return model.eval(), kw, shapes, second
 
 
 # ---------------------------------------------------------------- timm ---------------------------------
@@ -241,6 +259,46 @@ def cli(*args, timeout=900):
     return proc.returncode, proc.stdout, proc.stderr
 
 
+def second_size(model, path, second, rtol=1e-4, atol=1e-5):
+    """None when the file run at the second size matches torch there, else the reason."""
+    import numpy as np
+    d = tempfile.mkdtemp(prefix="fxwasm-heldout-dyn-")
+    flags = []
+    for k, v in second.items():
+        np.save(os.path.join(d, f"{k}.npy"), v.numpy())
+        flags += ["--input", f"{k}={os.path.join(d, k + '.npy')}"]
+    code, out, err = cli("run", path, *flags, "--out", os.path.join(d, "out.npz"))
+    if code != 0:
+        return f"second size: exit {code}: " + _first_line(err or out)
+    with np.load(os.path.join(d, "out.npz")) as z:
+        got = z[sorted(z.files)[0]]
+    with torch.no_grad():
+        want = _first_tensor(model(**second)).numpy()
+    if got.shape != want.shape:
+        return f"second size: shape {list(got.shape)}, torch {list(want.shape)}"
+    bad = np.abs(got - want) > atol + rtol * np.abs(want)
+    if bad.any():
+        return f"second size: {int(bad.sum())}/{bad.size} values off, max abs err {np.abs(got - want).max():.3g}"
+    return None
+
+
+def sweep_dynamic(name, builder, out_dir):
+    import fxwasm
+    path = os.path.join(out_dir, f"hf_{name}_dynamic.fxw")
+    t0 = time.time()
+    torch.manual_seed(0)
+    model, kw, shapes, second = dynamic_build(builder)
+    try:
+        fxwasm.save(model, path, example_kwargs=kw, tracer="export", dynamic_shapes=shapes)
+    except Exception as e:  # noqa: BLE001
+        return "export", f"{type(e).__name__}: {e}".splitlines()[0][:220], time.time() - t0
+    code, out, err = cli("check", path)
+    if code != 0 or "check: pass" not in out:
+        return "check", f"exit {code}: " + _first_line(err or out), time.time() - t0
+    reason = second_size(model, path, second)
+    return ("pass", "", time.time() - t0) if reason is None else ("dynamic", reason, time.time() - t0)
+
+
 def sweep_one(kind, name, tracer, build, out_dir, compare_table=True):
     import fxwasm
     from corpus_graphs import print_tabular
@@ -270,6 +328,7 @@ def sweep_one(kind, name, tracer, build, out_dir, compare_table=True):
         note = ""
     if compare_table:
         try:
+            model, inputs, kwargs = build()  # a fresh model, as the corpus tests do (forward may fill caches)
             gm, _, _ = trace(model, inputs, tracer, kwargs)
             code, out, err = cli("table", path)
             if code != 0:
@@ -325,7 +384,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--kind", default="all", choices=["hf", "timm", "all"])
     ap.add_argument("--only", default="")
-    ap.add_argument("--tracer", default="", help="timm: symbolic or export (default both)")
+    ap.add_argument("--tracer", default="", help="symbolic, export or dynamic (default: all that apply)")
     ap.add_argument("--out", default="")
     ap.add_argument("--no-table", action="store_true")
     ap.add_argument("--markdown", action="store_true")
@@ -341,6 +400,9 @@ def main(argv=None):
                 model, kw = builder()
                 return model.eval(), None, kw
             jobs.append(("hf", name, "export", build))
+        builders = hf_builders()
+        for name in DYNAMIC_HF:
+            jobs.append(("hf", name, "dynamic", lambda name=name: builders[name]))
     if args.kind in ("timm", "all"):
         tracers = [args.tracer] if args.tracer else ["symbolic", "export"]
         for name in TIMM:
@@ -351,9 +413,12 @@ def main(argv=None):
                 jobs.append(("timm", name, tracer, build))
     rows = []
     for kind, name, tracer, build in jobs:
-        if only and name not in only:
+        if (only and name not in only) or (args.tracer and tracer != args.tracer):
             continue
-        stage, reason, secs = sweep_one(kind, name, tracer, build, out_dir, not args.no_table)
+        if tracer == "dynamic":
+            stage, reason, secs = sweep_dynamic(name, build(), out_dir)
+        else:
+            stage, reason, secs = sweep_one(kind, name, tracer, build, out_dir, not args.no_table)
         rows.append((kind, name, tracer, stage, reason, secs))
         print(f"{kind:5} {name:28} {tracer:8} {stage:7} {secs:6.1f}s {reason}", flush=True)
     passed = sum(r[3] == "pass" for r in rows)
