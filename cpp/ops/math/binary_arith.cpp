@@ -70,6 +70,36 @@ Binary operands(const Args& args, const std::string& op) {
   return r;
 }
 
+// Python sequences: tuple + tuple and list + list concatenate (`x.shape[:-1] + (-1,)`, torch.Size
+// counts as a tuple), seq * int and int * seq repeat; mixing a tuple and a list is Python's TypeError.
+bool sequence_arith(const Args& args, bool multiply, Object& out) {
+  const Object &a = args[0], &b = args[1];
+  const bool sa = a.is_sequence(), sb = b.is_sequence();
+  if (!sa && !sb) return false;
+  auto name = [](const Object& o) { return o.kind() == Object::Kind::Tuple ? "tuple" : "list"; };
+  if (!multiply) {
+    if (!(sa && sb)) return false;  // a tensor or number with a sequence: torch's own message below
+    if (a.kind() != b.kind())
+      throw FxError(std::string("can only concatenate ") + name(a) + " (not \"" + name(b) + "\") to " + name(a));
+    std::vector<Object> items = a.items();
+    items.insert(items.end(), b.items().begin(), b.items().end());
+    out = a.kind() == Object::Kind::Tuple ? Object::tuple(std::move(items)) : Object::list(std::move(items));
+    return true;
+  }
+  const Object& seq = sa ? a : b;
+  const Object& n = sa ? b : a;
+  if (sa && sb) throw FxError(std::string("can't multiply sequence by non-int of type '") + name(b) + "'");
+  if (!is_number(n) || to_number(n).is_float()) return false;
+  const int64_t k = to_number(n).i;
+  if (k > 0 && seq.items().size() * static_cast<uint64_t>(k) > (uint64_t{1} << 20))
+    throw FxError("sequence repetition of " + std::to_string(seq.items().size()) + " items × " + std::to_string(k) +
+                  " is too large");
+  std::vector<Object> items;
+  for (int64_t i = 0; i < k; ++i) items.insert(items.end(), seq.items().begin(), seq.items().end());
+  out = seq.kind() == Object::Kind::Tuple ? Object::tuple(std::move(items)) : Object::list(std::move(items));
+  return true;
+}
+
 // add and sub: out = a ± alpha * b.
 Object add_sub(const OpCall& call, bool subtract) {
   static const Schema add_schema("add(input|self, other, *, alpha=1)");
@@ -78,6 +108,8 @@ Object add_sub(const OpCall& call, bool subtract) {
   Args args = schema.parse(call);
   Number alpha = args.number(2);
   const bool unit_alpha = !alpha.is_float() && alpha.i == 1;
+  Object seq;
+  if (!subtract && unit_alpha && sequence_arith(args, false, seq)) return seq;
   if (is_number(args[0]) && is_number(args[1]) && unit_alpha)
     return py_binary(subtract ? PyBinary::Sub : PyBinary::Add, args.number(0), args.number(1)).to_object();
   Binary in = operands(args, schema.op());
@@ -107,6 +139,8 @@ Object sub_op(const OpCall& call) { return add_sub(call, true); }
 Object mul_op(const OpCall& call) {
   static const Schema schema("mul(input|self, other)");
   Args args = schema.parse(call);
+  Object seq;
+  if (sequence_arith(args, true, seq)) return seq;
   if (is_number(args[0]) && is_number(args[1]))
     return py_binary(PyBinary::Mul, args.number(0), args.number(1)).to_object();
   Binary in = operands(args, "mul");
