@@ -142,8 +142,9 @@ TEST(XView, AdaptsAnyStridedView) {
   Tensor tt(t.storage(), DType::Float32, {3, 2}, {1, 3}, 0);  // t.T
   EXPECT_EQ(xview<float>(tt)(2, 1), 5.0f);
   Tensor flipped(t.storage(), DType::Float32, {3}, {-1}, 5);  // t[1].flip(0)
-  EXPECT_EQ(xview<float>(flipped)(0), 5.0f);
-  EXPECT_EQ(xview<float>(flipped)(2), 3.0f);
+  EXPECT_THROW(xview<float>(flipped), FxError);  // xtensor adaptors cannot step backwards
+  EXPECT_EQ(xarray_of<float>(flipped)(0), 5.0f);
+  EXPECT_EQ(xarray_of<float>(flipped)(2), 3.0f);
   Tensor col(t.storage(), DType::Float32, {2, 4}, {3, 0}, 1);  // t[:, 1:2].expand(2, 4)
   EXPECT_EQ(xview<float>(col)(1, 3), 4.0f);
 }
@@ -159,7 +160,7 @@ TEST(XView, ContiguousMatchesXtensor) {
       Tensor(t.storage(), DType::Float32, {2, 0, 4}, {12, 4, 1}, 0),   // empty
   };
   for (const Tensor& v : views) {
-    const xt::xarray<float> want = xview<float>(v);
+    const xt::xarray<float> want = xarray_of<float>(v);
     const Tensor c = v.contiguous();
     ASSERT_EQ(static_cast<int64_t>(want.size()), c.numel());
     for (int64_t i = 0; i < c.numel(); ++i) EXPECT_EQ(c.data<float>()[i], want.data()[i]) << shape_to_string(v.shape());
