@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
+#include <limits>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 namespace fx::linalg {
@@ -243,6 +246,101 @@ void symmetric_eigen(const double* a, int64_t n, double* w, double* vec) {
     if (vec)
       for (int64_t k = 0; k < n; ++k) vec[k * n + i] = v[k * n + order[i]];
   }
+}
+
+namespace {
+
+// c = a · b, all n×n.
+void matmul_square(const double* a, const double* b, int64_t n, double* c) {
+  std::fill(c, c + n * n, 0.0);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t k = 0; k < n; ++k) {
+      const double x = a[i * n + k];
+      for (int64_t j = 0; j < n; ++j) c[i * n + j] += x * b[k * n + j];
+    }
+}
+
+// Σ_t coef[t] · terms[t] (n×n each) plus `diag` on the diagonal.
+std::vector<double> combine(int64_t n, std::initializer_list<std::pair<double, const std::vector<double>*>> terms,
+                            double diag) {
+  std::vector<double> r(static_cast<size_t>(n * n), 0.0);
+  for (const auto& t : terms)
+    for (size_t i = 0; i < r.size(); ++i) r[i] += t.first * (*t.second)[i];
+  for (int64_t i = 0; i < n; ++i) r[i * n + i] += diag;
+  return r;
+}
+
+}  // namespace
+
+void matrix_exp(const double* a, int64_t n, double* out) {
+  const size_t nn = static_cast<size_t>(n * n);
+  if (n == 0) return;
+  double norm = 0.0;  // the 1-norm: the largest column sum of |a|
+  for (int64_t j = 0; j < n; ++j) {
+    double s = 0.0;
+    for (int64_t i = 0; i < n; ++i) s += std::fabs(a[i * n + j]);
+    norm = std::isnan(s) ? s : std::max(norm, s);
+  }
+  if (!std::isfinite(norm)) {
+    std::fill(out, out + nn, std::numeric_limits<double>::quiet_NaN());
+    return;
+  }
+  // Higham's θ_m: the largest norm for which the degree-m approximant is accurate to double precision.
+  static const double kTheta[] = {1.495585217958292e-2, 2.539398330063230e-1, 9.504178996162932e-1,
+                                  2.097847961257068e0, 5.371920351148152e0};
+  static const double kB[5][14] = {
+      {120, 60, 12, 1},
+      {30240, 15120, 3360, 420, 30, 1},
+      {17297280, 8648640, 1995840, 277200, 25200, 1512, 56, 1},
+      {17643225600., 8821612800., 2075673600., 302702400., 30270240., 2162160., 110880., 3960., 90., 1.},
+      {64764752532480000., 32382376266240000., 7771770303897600., 1187353796428800., 129060195264000.,
+       10559470521600., 670442572800., 33522128640., 1323241920., 40840800., 960960., 16380., 182., 1.}};
+  int degree = 0;
+  while (degree < 4 && norm > kTheta[degree]) ++degree;
+  int squarings = 0;
+  std::vector<double> A(a, a + nn);
+  if (degree == 4 && norm > kTheta[4]) {
+    squarings = static_cast<int>(std::ceil(std::log2(norm / kTheta[4])));
+    const double f = std::ldexp(1.0, -squarings);
+    for (double& v : A) v *= f;
+  }
+  const double* b = kB[degree];
+  std::vector<double> A2(nn), A4(nn), A6(nn), A8(nn), tmp(nn), U(nn), V;
+  matmul_square(A.data(), A.data(), n, A2.data());
+  matmul_square(A2.data(), A2.data(), n, A4.data());
+  matmul_square(A4.data(), A2.data(), n, A6.data());
+  std::vector<double> odd;  // U = A · odd
+  if (degree < 4) {
+    matmul_square(A6.data(), A2.data(), n, A8.data());
+    const std::vector<double>* pw[] = {&A2, &A4, &A6, &A8};
+    const int m = 3 + 2 * degree;  // 3, 5, 7, 9
+    odd.assign(nn, 0.0);
+    V.assign(nn, 0.0);
+    for (int k = 2; k <= m; k += 2) {  // A^{k}: k/2 - 1 in pw
+      const std::vector<double>& p = *pw[k / 2 - 1];
+      for (size_t i = 0; i < nn; ++i) odd[i] += b[k + 1] * p[i], V[i] += b[k] * p[i];
+    }
+    for (int64_t i = 0; i < n; ++i) odd[i * n + i] += b[1], V[i * n + i] += b[0];
+  } else {
+    const std::vector<double> hi_odd = combine(n, {{b[13], &A6}, {b[11], &A4}, {b[9], &A2}}, 0.0);
+    matmul_square(A6.data(), hi_odd.data(), n, tmp.data());
+    odd = combine(n, {{1.0, &tmp}, {b[7], &A6}, {b[5], &A4}, {b[3], &A2}}, b[1]);
+    const std::vector<double> hi_even = combine(n, {{b[12], &A6}, {b[10], &A4}, {b[8], &A2}}, 0.0);
+    matmul_square(A6.data(), hi_even.data(), n, tmp.data());
+    V = combine(n, {{1.0, &tmp}, {b[6], &A6}, {b[4], &A4}, {b[2], &A2}}, b[0]);
+  }
+  matmul_square(A.data(), odd.data(), n, U.data());
+  // r = (V − U)⁻¹ (V + U)
+  std::vector<double> P(nn), Q(nn);
+  for (size_t i = 0; i < nn; ++i) P[i] = V[i] + U[i], Q[i] = V[i] - U[i];
+  std::vector<int32_t> piv(static_cast<size_t>(n));
+  lu_factor(Q.data(), n, n, piv.data());
+  lu_solve(Q.data(), piv.data(), n, P.data(), n);
+  for (int s = 0; s < squarings; ++s) {
+    matmul_square(P.data(), P.data(), n, tmp.data());
+    P.swap(tmp);
+  }
+  std::copy(P.begin(), P.end(), out);
 }
 
 }  // namespace fx::linalg

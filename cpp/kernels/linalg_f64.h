@@ -1,7 +1,7 @@
 // A small dense linear-algebra core in double precision, on row-major matrices given by pointer and sizes:
 // LU with partial pivoting, Cholesky, triangular solves, Householder QR with LAPACK's conventions (so that
 // geqrf's reflectors and tau, and hence Q and R, are the ones torch's LAPACK gives), singular values by
-// one-sided Jacobi and symmetric eigenvalues by Jacobi rotations. Ops (ops/linalg/) compute float32 through these and round once, so a float32 result
+// one-sided Jacobi, symmetric eigenvalues by Jacobi rotations, and the matrix exponential. Ops (ops/linalg/) compute float32 through these and round once, so a float32 result
 // is at least as accurate as torch's own.
 //
 // Written here rather than linked: a LAPACK (or Eigen) build is hundreds of KB of wasm for a handful of
@@ -45,5 +45,9 @@ void svd(const double* a, int64_t m, int64_t n, double* s, double* u, double* vt
 // Eigenvalues of a symmetric n×n matrix (the whole matrix is read), ascending, by cyclic Jacobi rotations;
 // with v, the eigenvectors as its columns (n×n), in the same order.
 void symmetric_eigen(const double* a, int64_t n, double* w, double* v);
+
+// exp(A) of an n×n matrix into out (n×n), by scaling and squaring with a Padé approximant of degree 3, 5,
+// 7, 9 or 13 chosen by A's 1-norm (Higham 2005, as scipy.linalg.expm). A holding inf or NaN gives NaNs.
+void matrix_exp(const double* a, int64_t n, double* out);
 
 }  // namespace fx::linalg

@@ -163,10 +163,48 @@ def build_one(op, path):
     try:
         torch.manual_seed(SEED)
         fxwasm.save(gm, path, example_inputs=tuple(_clone_tree(inputs)), allow_unsupported=True)
+        if op.name in FLOAT64_REFERENCE:
+            _use_float64_reference(gm, inputs, path)
     except Exception as e:
         return ("skip", f"the exporter cannot write it: {type(e).__name__}: {str(e).splitlines()[0][:160]}")
     del name
     return None
+
+# ops whose float32 result in torch is itself ill-conditioned: their reference is torch's float64 result on the
+# same inputs, rounded to float32. matrix_exp of OpInfo's 5×5 samples reaches 9.3e4, and torch's float32
+# squarings leave 0.05 absolute on the entries that cancel (torch float32 vs float64); the runtime computes
+# in float64 and rounds once, so against torch's float32 it would "mismatch" by torch's own error.
+FLOAT64_REFERENCE = {"matrix_exp", "linalg.matrix_exp"}
+
+
+def _reference_tensors(value, path):
+    """{name: tensor} of an output value, named as fxwasm.save names the reference's tensors."""
+    if isinstance(value, torch.Tensor):
+        return {path: value}
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, (list, tuple)) else ()
+    out = {}
+    for k, v in items:
+        out.update(_reference_tensors(v, f"{path}.{k}"))
+    return out
+
+
+def _use_float64_reference(gm, inputs, path):
+    """Overwrites the file's reference outputs with gm's float64 results rounded to float32 (same shapes and
+    dtypes, so same bytes): the file's header and graph are unchanged."""
+    with torch.no_grad():
+        out = gm(*pytree.tree_map(lambda t: t.double() if isinstance(t, torch.Tensor) and t.is_floating_point()
+                                  else t, _clone_tree(inputs)))
+    refs = _reference_tensors(out, "__ref__.out")
+    with open(path, "r+b") as f:
+        n = int.from_bytes(f.read(8), "little")
+        header = json.loads(f.read(n))
+        for name, t in refs.items():
+            entry = header[name]
+            data = t.to(torch.float32).contiguous().numpy().tobytes()
+            begin, end = entry["data_offsets"]
+            assert entry["dtype"] == "F32" and end - begin == len(data), name
+            f.seek(8 + n + begin)
+            f.write(data)
 
 
 def float32_ops():

@@ -82,7 +82,7 @@ Object aten_grouped_mm_op(const OpCall& call) {
 }
 
 const OpRegistrar reg_fallback{OpDef{"transformers.grouped_mm_fallback.default", {}, {}, fallback_op}};
-const OpRegistrar reg_aten{OpDef{"aten._grouped_mm.default", {}, {}, aten_grouped_mm_op}};
+const OpRegistrar reg_aten{OpDef{"aten._grouped_mm.default", {"torch._grouped_mm"}, {}, aten_grouped_mm_op}};
 
 }  // namespace
 }  // namespace fx

@@ -167,5 +167,43 @@ TEST(LinalgF64, SymmetricEigenvaluesAscending) {
   EXPECT_EQ(e[2], 5.0);
 }
 
+// exp([[a, b], [-b, a]]) = e^a [[cos b, sin b], [-sin b, cos b]]: norms |a| + |b| that take each Padé degree
+// (3, 5, 7, 9, 13) and the scaled-and-squared path.
+TEST(LinalgF64, MatrixExpOfRotationGeneratorsAtEveryDegree) {
+  const double cases[][2] = {{0.004, 0.005}, {0.1, -0.12}, {-0.4, 0.5}, {1.0, 1.05}, {-2.0, 3.0}, {2.0, 10.0}, {0, 40}};
+  for (const auto& c : cases) {
+    const double a = c[0], b = c[1];
+    const double m[] = {a, b, -b, a};
+    std::vector<double> e(4);
+    matrix_exp(m, 2, e.data());
+    const double g = std::exp(a);
+    const std::vector<double> want = {g * std::cos(b), g * std::sin(b), -g * std::sin(b), g * std::cos(b)};
+    for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(e[i], want[i], 1e-13 * g * (1 + std::fabs(b))) << a << ", " << b;
+  }
+}
+
+// A nilpotent matrix's exponential is its finite series; exp(A) exp(-A) = I for a dense one; NaN and inf
+// give NaNs; a 0×0 matrix writes nothing.
+TEST(LinalgF64, MatrixExpSeriesInverseAndNonFinite) {
+  const double n[] = {0, 2, 3, 0, 0, 4, 0, 0, 0};  // N² = [[0, 0, 8], 0, 0], N³ = 0
+  std::vector<double> e(9);
+  matrix_exp(n, 3, e.data());
+  expect_close(e, {1, 2, 3 + 4, 0, 1, 4, 0, 0, 1}, 1e-14);
+  const int64_t k = 5;
+  std::vector<double> a = matrix(k, k, 0.4), neg(a.size()), ea(a.size()), eneg(a.size());
+  for (double& v : a) v *= 1.5;
+  for (size_t i = 0; i < a.size(); ++i) neg[i] = -a[i];
+  matrix_exp(a.data(), k, ea.data());
+  matrix_exp(neg.data(), k, eneg.data());
+  std::vector<double> eye(static_cast<size_t>(k * k), 0.0);
+  for (int64_t i = 0; i < k; ++i) eye[i * k + i] = 1.0;
+  expect_close(mul(ea, eneg, k, k, k), eye, 1e-11);
+  const double bad[] = {1, NAN, 0, 1};
+  double out[4];
+  matrix_exp(bad, 2, out);
+  for (double v : out) EXPECT_TRUE(std::isnan(v));
+  matrix_exp(nullptr, 0, nullptr);
+}
+
 }  // namespace
 }  // namespace fx::linalg
