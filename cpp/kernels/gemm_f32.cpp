@@ -192,7 +192,8 @@ void dot_rows(size_t M, size_t N, size_t K, const float* A, size_t lda, const fl
   const bool clamp = clamps(p);
   auto rows = [&](size_t n0, size_t n1) {
     for (size_t n = n0; n < n1; ++n)
-      for (size_t m = 0; m < M; ++m) finish_one(kernels::dot_f32(K, A + m * lda, Bt + n * ldbt), n, C + m * ldc + n, p, clamp);
+      for (size_t m = 0; m < M; ++m)
+        finish_one(kernels::dot_f32(K, A + m * lda, Bt + n * ldbt), n, C + m * ldc + n, p, clamp);
   };
   const bool split = kernels::worth_parallel(double(M) * double(N) * double(K)) ||
                      kernels::worth_parallel_stream(4.0 * double(N) * double(K));

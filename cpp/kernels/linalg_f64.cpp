@@ -305,23 +305,22 @@ void matrix_exp(const double* a, int64_t n, double* out) {
     for (double& v : A) v *= f;
   }
   const double* b = kB[degree];
-  std::vector<double> A2(nn), A4(nn), A6(nn), A8(nn), tmp(nn), U(nn), V;
-  matmul_square(A.data(), A.data(), n, A2.data());
-  matmul_square(A2.data(), A2.data(), n, A4.data());
-  matmul_square(A4.data(), A2.data(), n, A6.data());
-  std::vector<double> odd;  // U = A · odd
+  // Even powers A², A⁴, … as far as the approximant reads them: m − 1 for degree m ≤ 9, A⁶ for 13.
+  const int powers = degree < 4 ? 1 + degree : 3;
+  std::vector<std::vector<double>> pw(static_cast<size_t>(powers), std::vector<double>(nn));
+  matmul_square(A.data(), A.data(), n, pw[0].data());
+  for (int k = 1; k < powers; ++k) matmul_square(pw[k - 1].data(), pw[0].data(), n, pw[k].data());
+  std::vector<double> odd, V, tmp(nn), U(nn);  // U = A · odd
   if (degree < 4) {
-    matmul_square(A6.data(), A2.data(), n, A8.data());
-    const std::vector<double>* pw[] = {&A2, &A4, &A6, &A8};
-    const int m = 3 + 2 * degree;  // 3, 5, 7, 9
     odd.assign(nn, 0.0);
     V.assign(nn, 0.0);
-    for (int k = 2; k <= m; k += 2) {  // A^{k}: k/2 - 1 in pw
-      const std::vector<double>& p = *pw[k / 2 - 1];
-      for (size_t i = 0; i < nn; ++i) odd[i] += b[k + 1] * p[i], V[i] += b[k] * p[i];
-    }
+    for (int k = 0; k < powers; ++k)  // pw[k] = A^{2k+2}
+      for (size_t i = 0; i < nn; ++i) odd[i] += b[2 * k + 3] * pw[k][i], V[i] += b[2 * k + 2] * pw[k][i];
     for (int64_t i = 0; i < n; ++i) odd[i * n + i] += b[1], V[i * n + i] += b[0];
   } else {
+    const std::vector<double>& A2 = pw[0];
+    const std::vector<double>& A4 = pw[1];
+    const std::vector<double>& A6 = pw[2];
     const std::vector<double> hi_odd = combine(n, {{b[13], &A6}, {b[11], &A4}, {b[9], &A2}}, 0.0);
     matmul_square(A6.data(), hi_odd.data(), n, tmp.data());
     odd = combine(n, {{1.0, &tmp}, {b[7], &A6}, {b[5], &A4}, {b[3], &A2}}, b[1]);

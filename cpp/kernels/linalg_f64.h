@@ -1,8 +1,9 @@
 // A small dense linear-algebra core in double precision, on row-major matrices given by pointer and sizes:
 // LU with partial pivoting, Cholesky, triangular solves, Householder QR with LAPACK's conventions (so that
 // geqrf's reflectors and tau, and hence Q and R, are the ones torch's LAPACK gives), singular values by
-// one-sided Jacobi, symmetric eigenvalues by Jacobi rotations, and the matrix exponential. Ops (ops/linalg/) compute float32 through these and round once, so a float32 result
-// is at least as accurate as torch's own.
+// one-sided Jacobi, symmetric eigenvalues by Jacobi rotations, and the matrix exponential. Ops
+// (ops/linalg/) compute float32 through these and round once, so a float32 result is at least as accurate
+// as torch's own.
 //
 // Written here rather than linked: a LAPACK (or Eigen) build is hundreds of KB of wasm for a handful of
 // routines that are each a few dozen lines for the small matrices models and tests use; and the few that
