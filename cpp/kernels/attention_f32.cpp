@@ -7,7 +7,6 @@
 #include <limits>
 #include <vector>
 
-#include "kernels/dot_f32.h"
 #include "kernels/f32x4.h"
 #include "kernels/gemm_f32_ukernel.h"
 
@@ -169,6 +168,26 @@ void scale_row(float* y, size_t n, float a) {
   for (; c < n; ++c) y[c] *= a;
 }
 
+float dot(size_t K, const float* a, const float* b) {
+  size_t k = 0;
+  float sum = 0.0f;
+#if defined(__wasm_simd128__)
+  v128_t s0 = wasm_f32x4_splat(0.0f), s1 = s0, s2 = s0, s3 = s0;
+  for (; k + 16 <= K; k += 16) {
+    s0 = wasm_f32x4_add(s0, wasm_f32x4_mul(wasm_v128_load(a + k), wasm_v128_load(b + k)));
+    s1 = wasm_f32x4_add(s1, wasm_f32x4_mul(wasm_v128_load(a + k + 4), wasm_v128_load(b + k + 4)));
+    s2 = wasm_f32x4_add(s2, wasm_f32x4_mul(wasm_v128_load(a + k + 8), wasm_v128_load(b + k + 8)));
+    s3 = wasm_f32x4_add(s3, wasm_f32x4_mul(wasm_v128_load(a + k + 12), wasm_v128_load(b + k + 12)));
+  }
+  for (; k + 4 <= K; k += 4) s0 = wasm_f32x4_add(s0, wasm_f32x4_mul(wasm_v128_load(a + k), wasm_v128_load(b + k)));
+  const v128_t s = wasm_f32x4_add(wasm_f32x4_add(s0, s1), wasm_f32x4_add(s2, s3));
+  sum = (wasm_f32x4_extract_lane(s, 0) + wasm_f32x4_extract_lane(s, 1)) +
+        (wasm_f32x4_extract_lane(s, 2) + wasm_f32x4_extract_lane(s, 3));
+#endif
+  for (; k < K; ++k) sum += a[k] * b[k];
+  return sum;
+}
+
 // o[0, Ev) = Σ_j w[j] · v[j·ldv + 0 .. Ev), j < n.
 void weighted_rows(size_t n, size_t Ev, const float* w, const float* v, size_t ldv, float* o) {
   size_t c = 0;
@@ -210,7 +229,7 @@ void rows_dot(size_t rb, size_t re, size_t S, size_t E, size_t Ev, const float* 
   for (size_t i = rb; i < re; ++i) {
     const size_t n = mask_live_end(i, p.causal ? std::min(S, i + 1) : S, p);
     const float* qi = q + i * ldq;
-    for (size_t j = 0; j < n; ++j) x[j] = dot_f32(E, qi, k + j * ldk);
+    for (size_t j = 0; j < n; ++j) x[j] = dot(E, qi, k + j * ldk);
     const float mx = scale_mask_max(x, n, i, 0, p);
     const float m = mx == kNegInf ? 0.0f : mx;  // a row of −inf: exp gives 0s, the sum 0, the result NaN
     const float sum = exp_sum(x, n, m);

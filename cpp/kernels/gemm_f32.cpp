@@ -14,7 +14,6 @@
 #include <wasm_simd128.h>
 #endif
 
-#include "kernels/dot_f32.h"
 #include "kernels/gemm_f32_ukernel.h"
 #include "kernels/parallel.h"
 #include "support/error.h"
@@ -185,6 +184,27 @@ inline void finish_one(float v, size_t n, float* c, const GemmParams& p, bool cl
   *c = v;
 }
 
+float dot(size_t K, const float* a, const float* b) {
+  size_t k = 0;
+  float sum = 0.0f;
+#if defined(__wasm_simd128__)
+  // Four sums of four lanes: the loads of the weight row stream (the loop is memory-bound for a large Bt).
+  v128_t s0 = wasm_f32x4_splat(0.0f), s1 = s0, s2 = s0, s3 = s0;
+  for (; k + 16 <= K; k += 16) {
+    s0 = wasm_f32x4_add(s0, wasm_f32x4_mul(wasm_v128_load(a + k), wasm_v128_load(b + k)));
+    s1 = wasm_f32x4_add(s1, wasm_f32x4_mul(wasm_v128_load(a + k + 4), wasm_v128_load(b + k + 4)));
+    s2 = wasm_f32x4_add(s2, wasm_f32x4_mul(wasm_v128_load(a + k + 8), wasm_v128_load(b + k + 8)));
+    s3 = wasm_f32x4_add(s3, wasm_f32x4_mul(wasm_v128_load(a + k + 12), wasm_v128_load(b + k + 12)));
+  }
+  for (; k + 4 <= K; k += 4) s0 = wasm_f32x4_add(s0, wasm_f32x4_mul(wasm_v128_load(a + k), wasm_v128_load(b + k)));
+  const v128_t s = wasm_f32x4_add(wasm_f32x4_add(s0, s1), wasm_f32x4_add(s2, s3));
+  sum = (wasm_f32x4_extract_lane(s, 0) + wasm_f32x4_extract_lane(s, 1)) +
+        (wasm_f32x4_extract_lane(s, 2) + wasm_f32x4_extract_lane(s, 3));
+#endif
+  for (; k < K; ++k) sum += a[k] * b[k];
+  return sum;
+}
+
 // C = epilogue(A·Btᵀ) for 1 <= M <= kDotMaxM rows of A: each row of Bt is read once, against every row of A
 // (threads take ranges of Bt's rows).
 void dot_rows(size_t M, size_t N, size_t K, const float* A, size_t lda, const float* Bt, size_t ldbt, float* C,
@@ -192,8 +212,7 @@ void dot_rows(size_t M, size_t N, size_t K, const float* A, size_t lda, const fl
   const bool clamp = clamps(p);
   auto rows = [&](size_t n0, size_t n1) {
     for (size_t n = n0; n < n1; ++n)
-      for (size_t m = 0; m < M; ++m)
-        finish_one(kernels::dot_f32(K, A + m * lda, Bt + n * ldbt), n, C + m * ldc + n, p, clamp);
+      for (size_t m = 0; m < M; ++m) finish_one(dot(K, A + m * lda, Bt + n * ldbt), n, C + m * ldc + n, p, clamp);
   };
   const bool split = kernels::worth_parallel(double(M) * double(N) * double(K)) ||
                      kernels::worth_parallel_stream(4.0 * double(N) * double(K));
