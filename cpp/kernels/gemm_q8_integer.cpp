@@ -205,7 +205,15 @@ bool q8_gemm_bt_integer_with(Q8UkernelFn ukernel, size_t M, size_t N, size_t K, 
                         p, clamp);
       }
   };
-  kernels::parallel_rows_or_panels(M, MR, panels, double(M) * double(N) * double(K), run);
+  const size_t threads = static_cast<size_t>(kernels::num_threads());
+  if (threads <= 1 || !kernels::worth_parallel(double(M) * double(N) * double(K))) {
+    run(0, M, 0, panels);
+  } else if (panels >= 2 * threads) {  // threads take panels (columns of C)
+    kernels::parallel_for(panels, [&](size_t j0, size_t j1) { run(0, M, j0, j1); });
+  } else {  // few panels: threads take row tiles
+    kernels::parallel_for((M + MR - 1) / MR,
+                          [&](size_t t0, size_t t1) { run(t0 * MR, std::min(M, t1 * MR), 0, panels); });
+  }
   return true;
 }
 

@@ -67,22 +67,6 @@ class HotSection {
 // far more on a busy machine, so only jobs of ≥ ~0.1 ms on one core are split.
 inline bool worth_parallel(double work) { return work >= 2.0e6; }
 
-// A GEMM's split: run(r0, r1, j0, j1) computes rows [r0, r1) of C times column panels [j0, j1). One call on
-// one thread when the job is small; else threads take panels (columns of C) when there are at least two
-// per thread, and tiles of `mr` rows otherwise (few wide panels, many rows).
-template <class F>
-void parallel_rows_or_panels(size_t M, size_t mr, size_t panels, double work, const F& run) {
-  const size_t threads = static_cast<size_t>(num_threads());
-  if (threads <= 1 || !worth_parallel(work)) {
-    run(0, M, 0, panels);
-  } else if (panels >= 2 * threads) {
-    parallel_for(panels, [&](size_t j0, size_t j1) { run(0, M, j0, j1); });
-  } else {
-    parallel_for((M + mr - 1) / mr,
-                 [&](size_t t0, size_t t1) { run(t0 * mr, t1 * mr < M ? t1 * mr : M, 0, panels); });
-  }
-}
-
 // Whether a memory-bound pass that streams `bytes` once (a GEMV reading its weight matrix: a decoding step's
 // Linear layers) is worth splitting: between back-to-back layers the workers are still spinning, so a split
 // costs a few µs, and 64 KB take about as long to stream.
