@@ -33,6 +33,14 @@ double bfloat16_to_double(uint16_t b) {
 // Every element of a tensor as double, in row-major order (any dtype, any strides).
 std::vector<double> to_doubles(const Tensor& t) {
   Tensor c = t.contiguous();
+  if (dtype_is_complex(c.dtype())) {  // (real, imaginary) pairs, each part compared on its own
+    const int64_t n = 2 * c.numel();
+    std::vector<double> out(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i)
+      out[static_cast<size_t>(i)] = c.dtype() == DType::Complex64 ? static_cast<const float*>(c.raw_data())[i]
+                                                                   : static_cast<const double*>(c.raw_data())[i];
+    return out;
+  }
   const int64_t n = c.numel();
   std::vector<double> out(static_cast<size_t>(n));
   const void* p = c.raw_data();
@@ -49,6 +57,7 @@ std::vector<double> to_doubles(const Tensor& t) {
       case DType::Int8: v = static_cast<const int8_t*>(p)[i]; break;
       case DType::UInt8: v = static_cast<const uint8_t*>(p)[i]; break;
       case DType::Bool: v = static_cast<const uint8_t*>(p)[i] ? 1 : 0; break;
+      default: break;  // (complex: above)
     }
     out[static_cast<size_t>(i)] = v;
   }

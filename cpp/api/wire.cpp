@@ -137,7 +137,7 @@ WireBlocks own_wire_blocks(const double* ptrs, size_t n) {
   return blocks;
 }
 
-static_assert(static_cast<int>(DType::Bool) + 1 == kWireDTypes, "the packed form's dtype codes are the DType enum");
+static_assert(static_cast<int>(DType::Complex128) + 1 == kWireDTypes, "the packed form's dtype codes are the DType enum");
 
 namespace {
 

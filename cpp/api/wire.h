@@ -57,7 +57,7 @@ nlohmann::ordered_json object_to_wire(const Object& o, std::vector<Tensor>& keep
 //   tensor: 0, dtype code (the DType enum's order: kWireDTypes of them), ndim, ptr, nbytes, dims...
 //   tuple: 1, count, items...      list: 2, count, items...      None: 3
 // (docs/format.md §3). In a run reply {"$packed": address} stands for the value packed at that address.
-constexpr int kWireDTypes = 10;
+constexpr int kWireDTypes = 12;
 
 // The inputs of a run packed as one tuple in `size` doubles; checks and messages as inputs_from_wire's
 // (`names()` gives the placeholders' names, asked only when a message needs one).

@@ -1,6 +1,7 @@
 // Dtype dispatch: the one place a runtime DType becomes a C++ element type (rule: dispatch once, at the
 // op layer; kernels are monomorphic). `f` is called with a value of the element type as a tag.
 #pragma once
+#include <complex>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -84,6 +85,20 @@ decltype(auto) dispatch_all(DType t, F&& f) {
     case DType::BFloat16: return f(BFloat16{});
     default: return dispatch_compute(t, "dispatch", std::forward<F>(f));
   }
+}
+
+// The complex dtypes, for ops that take them (each op opts in: the dispatchers above reject complex).
+template <typename F>
+decltype(auto) dispatch_complex(DType t, const char* op, F&& f) {
+  if constexpr (std::is_void_v<std::invoke_result_t<F, std::complex<float>>>) {
+    if (meta_mode()) return;
+  }
+  switch (t) {
+    case DType::Complex64: return f(std::complex<float>{});
+    case DType::Complex128: return f(std::complex<double>{});
+    default: break;
+  }
+  throw FxError(std::string(op) + ": no complex kernel for dtype " + dtype_name(t));
 }
 
 // The dtype a kernel computes `t` in: float32 for the half types, `t` otherwise.

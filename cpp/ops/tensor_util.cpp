@@ -10,11 +10,60 @@
 
 namespace fx {
 
+namespace {
+
+// Casts that involve a complex dtype, as torch makes them: a real value becomes (x, 0); a complex one becomes
+// its real part (torch warns that the imaginary part is discarded), or for bool whether it is non-zero.
+Tensor complex_cast(const Tensor& src, DType dtype) {
+  Tensor out = Tensor::empty(src.shape(), dtype);
+  const int64_t n = src.numel();
+  if (dtype_is_complex(dtype) && !dtype_is_complex(src.dtype())) {
+    const Tensor parts = to_dtype(src, dtype_real_part(dtype)).contiguous();
+    dispatch_complex(dtype, "to", [&](auto c) {
+      using C = decltype(c);
+      const auto* x = parts.data<typename C::value_type>();
+      C* y = out.data<C>();
+      for (int64_t i = 0; i < n; ++i) y[i] = C(x[i], 0);
+    });
+    return out;
+  }
+  if (dtype_is_complex(dtype)) {  // complex to complex
+    dispatch_complex(src.dtype(), "to", [&](auto s) {
+      using S = decltype(s);
+      dispatch_complex(dtype, "to", [&](auto d) {
+        using D = decltype(d);
+        const S* x = src.data<S>();
+        D* y = out.data<D>();
+        for (int64_t i = 0; i < n; ++i)
+          y[i] = D(static_cast<typename D::value_type>(x[i].real()), static_cast<typename D::value_type>(x[i].imag()));
+      });
+    });
+    return out;
+  }
+  const DType part = dtype == DType::Bool ? DType::Bool : dtype_real_part(src.dtype());
+  Tensor re = Tensor::empty(src.shape(), part);
+  dispatch_complex(src.dtype(), "to", [&](auto s) {
+    using S = decltype(s);
+    const S* x = src.data<S>();
+    if (part == DType::Bool) {
+      bool* y = re.data<bool>();
+      for (int64_t i = 0; i < n; ++i) y[i] = x[i] != S(0);
+    } else {
+      auto* y = re.data<typename S::value_type>();
+      for (int64_t i = 0; i < n; ++i) y[i] = x[i].real();
+    }
+  });
+  return to_dtype(re, dtype);
+}
+
+}  // namespace
+
 Tensor to_dtype(const Tensor& t, DType dtype) {
   FX_CHECK(t.defined(), "cast of an undefined tensor");
   if (t.dtype() == dtype) return t;
   Tensor src = t.contiguous();
   if (src.is_meta()) return Tensor::meta(t.shape(), dtype);
+  if (dtype_is_complex(dtype) || dtype_is_complex(src.dtype())) return complex_cast(src, dtype);
   // Known values stay known in meta mode too (a parameter cast for an op): a real result, and functions
   // returning a value, which dispatch runs in meta mode (ops/dispatch.h).
   Tensor out(std::make_shared<Storage>(static_cast<size_t>(checked_numel(t.shape())) * dtype_size(dtype)), dtype,
@@ -31,6 +80,7 @@ Tensor to_dtype(const Tensor& t, DType dtype) {
 }
 
 Tensor scalar_tensor(Number n, DType dtype) {
+  if (dtype_is_complex(dtype)) return to_dtype(scalar_tensor(n, dtype_real_part(dtype)), dtype);
   Tensor out = Tensor::empty({}, dtype);
   dispatch_all(dtype, [&](auto d) {
     using D = decltype(d);
@@ -54,6 +104,8 @@ const char* c10_type_name(DType dtype) {
     case DType::Int8: return "int8_t";
     case DType::UInt8: return "uint8_t";
     case DType::Bool: return "bool";
+    case DType::Complex64: return "c10::complex<float>";
+    case DType::Complex128: return "c10::complex<double>";
   }
   return "?";
 }

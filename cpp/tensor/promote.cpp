@@ -5,19 +5,23 @@
 namespace fx {
 namespace {
 
-
-
 // ATen's combine_categories: the higher tier wins unless the lower one is of a higher category.
+// Categories: bool < integral < floating < complex; a floating higher tier with a complex lower one becomes
+// its complex counterpart (float32 tensor * complex128 zero-dim tensor → complex64).
 bool combine(bool has_hi, DType hi, bool has_lo, DType lo, DType* out) {
   if (!has_hi) {
     *out = lo;
     return has_lo;
   }
-  if (!has_lo || dtype_is_floating(hi)) {
+  if (!has_lo || dtype_is_complex(hi)) {
     *out = hi;
     return true;
   }
-  *out = (hi == DType::Bool || dtype_is_floating(lo)) ? promote_types(hi, lo) : hi;
+  if (dtype_is_floating(hi)) {
+    *out = dtype_is_complex(lo) ? dtype_to_complex(hi) : hi;
+    return true;
+  }
+  *out = (hi == DType::Bool || dtype_is_floating(lo) || dtype_is_complex(lo)) ? promote_types(hi, lo) : hi;
   return true;
 }
 
@@ -27,6 +31,12 @@ DType promote_types(DType a, DType b) {
   if (a == b) return a;
   if (a == DType::Bool) return b;
   if (b == DType::Bool) return a;
+  if (dtype_is_complex(a) || dtype_is_complex(b)) {
+    // The complex type whose parts hold both: complex64 with float64 is complex128, with an integer complex64.
+    const DType ra = dtype_real_part(a), rb = dtype_real_part(b);
+    const bool wide = ra == DType::Float64 || rb == DType::Float64;
+    return wide ? DType::Complex128 : DType::Complex64;
+  }
   const bool fa = dtype_is_floating(a), fb = dtype_is_floating(b);
   if (fa && fb) {
     // float16 and bfloat16 have no common 16-bit type; torch goes to float32.

@@ -240,6 +240,7 @@ Tensor Tensor::clone() const {
     case 2: pack_strided(data<uint16_t>(), out.data<uint16_t>(), shape_, strides_); break;
     case 4: pack_strided(data<uint32_t>(), out.data<uint32_t>(), shape_, strides_); break;
     case 8: pack_strided(data<uint64_t>(), out.data<uint64_t>(), shape_, strides_); break;
+    case 16: pack_strided(data<Bytes16>(), out.data<Bytes16>(), shape_, strides_); break;
     default: throw FxError("clone: unsupported element size");
   }
   return out;

@@ -9,12 +9,12 @@ ALIGN = 64
 SAFETENSORS_DTYPES = {
     torch.float32: "F32", torch.float64: "F64", torch.float16: "F16", torch.bfloat16: "BF16",
     torch.int64: "I64", torch.int32: "I32", torch.int16: "I16", torch.int8: "I8", torch.uint8: "U8",
-    torch.bool: "BOOL",
+    torch.bool: "BOOL", torch.complex64: "C64", torch.complex128: "C128",
 }
 
 
 def tensor_bytes(t):
-    t = t.detach().to("cpu").contiguous()
+    t = t.detach().to("cpu").resolve_conj().resolve_neg().contiguous()
     if t.numel() == 0:
         return b""
     return t.reshape(-1).view(torch.uint8).numpy().tobytes()  # native order: little-endian hosts only

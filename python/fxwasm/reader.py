@@ -13,9 +13,10 @@ except ImportError:  # the reader works without torch
 MAX_HEADER = 256 * 1024 * 1024
 OPS = ("placeholder", "get_attr", "call_function", "call_module", "call_method", "output")
 ELEMENT_SIZE = {"F32": 4, "F64": 8, "F16": 2, "BF16": 2, "I64": 8, "I32": 4, "I16": 2, "I8": 1, "U8": 1,
-                "BOOL": 1}
+                "BOOL": 1, "C64": 8, "C128": 16}
 TORCH_DTYPE = {"F32": "float32", "F64": "float64", "F16": "float16", "BF16": "bfloat16", "I64": "int64",
-               "I32": "int32", "I16": "int16", "I8": "int8", "U8": "uint8", "BOOL": "bool"}
+               "I32": "int32", "I16": "int16", "I8": "int8", "U8": "uint8", "BOOL": "bool",
+               "C64": "complex64", "C128": "complex128"}
 
 
 class FormatError(ValueError):

@@ -2,9 +2,12 @@
 
 export type DType =
   | 'float32' | 'float64' | 'float16' | 'bfloat16'
-  | 'int64' | 'int32' | 'int16' | 'int8' | 'uint8' | 'bool';
+  | 'int64' | 'int32' | 'int16' | 'int8' | 'uint8' | 'bool' | 'complex64' | 'complex128';
 
-/** The TypedArray holding each dtype (float16/bfloat16: raw bits in a Uint16Array). */
+/**
+ * The TypedArray holding each dtype (float16/bfloat16: raw bits in a Uint16Array; complex64/complex128:
+ * interleaved (real, imaginary) pairs in a Float32Array/Float64Array, twice numel values).
+ */
 export type TensorData =
   | Float32Array | Float64Array | Uint16Array | BigInt64Array | Int32Array | Int16Array | Int8Array | Uint8Array;
 

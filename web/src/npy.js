@@ -7,10 +7,11 @@ import { Tensor, DTYPE_ARRAYS } from './tensor.js';
 const DESCR_TO_DTYPE = {
   '<f4': 'float32', '<f8': 'float64', '<f2': 'float16', '<i8': 'int64', '<i4': 'int32', '<i2': 'int16',
   '|i1': 'int8', '<i1': 'int8', '|u1': 'uint8', '<u1': 'uint8', '|b1': 'bool', '<b1': 'bool',
+  '<c8': 'complex64', '<c16': 'complex128',
 };
 const DTYPE_TO_DESCR = {
   float32: '<f4', float64: '<f8', float16: '<f2', int64: '<i8', int32: '<i4', int16: '<i2',
-  int8: '|i1', uint8: '|u1', bool: '|b1',
+  int8: '|i1', uint8: '|u1', bool: '|b1', complex64: '<c8', complex128: '<c16',
 };
 const MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59];  // \x93NUMPY
 
@@ -33,7 +34,7 @@ export function readNpy(bytes, name = '.npy') {
   const shapeText = /'shape'\s*:\s*\(([^)]*)\)/.exec(header)?.[1];
   if (descr === undefined || fortran === undefined || shapeText === undefined) fail('bad header');
   const dtype = DESCR_TO_DTYPE[descr];
-  if (!dtype) fail(`unsupported dtype '${descr}' (little-endian float16/32/64, int8/16/32/64, uint8 and bool are)`);
+  if (!dtype) fail(`unsupported dtype '${descr}' (little-endian float16/32/64, complex64/128, int8/16/32/64, uint8 and bool are)`);
   if (fortran === 'True') fail('Fortran-ordered arrays are not supported (save with np.ascontiguousarray)');
   const shape = shapeText.split(',').map((s) => s.trim()).filter(Boolean).map(Number);
   if (!shape.every((d) => Number.isSafeInteger(d) && d >= 0)) fail(`bad shape (${shapeText})`);
@@ -45,7 +46,7 @@ export function readNpy(bytes, name = '.npy') {
   const copy = new Uint8Array(numel * itemsize);
   copy.set(bytes.subarray(dataStart, dataStart + numel * itemsize));
   const Ctor = DTYPE_ARRAYS[dtype];
-  return new Tensor(new Ctor(copy.buffer, 0, numel), shape, dtype);
+  return new Tensor(new Ctor(copy.buffer, 0, (numel * itemsize) / Ctor.BYTES_PER_ELEMENT), shape, dtype);
 }
 
 /** Writes a Tensor as a version 1.0 .npy file. */

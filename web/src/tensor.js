@@ -1,5 +1,6 @@
 // Tensor: a dense row-major array with a torch dtype name. Data is a TypedArray (BigInt64Array for int64,
-// Uint8Array for bool and uint8, Uint16Array holding the raw bits of float16/bfloat16).
+// Uint8Array for bool and uint8, Uint16Array holding the raw bits of float16/bfloat16, and for complex64 /
+// complex128 a Float32Array / Float64Array of interleaved (real, imaginary) pairs: twice numel values).
 import { FxError } from './errors.js';
 import { numberToBfloat16, numberToFloat16 } from './half.js';
 
@@ -14,7 +15,14 @@ export const DTYPE_ARRAYS = Object.freeze({
   int8: Int8Array,
   uint8: Uint8Array,
   bool: Uint8Array,
+  complex64: Float32Array,
+  complex128: Float64Array,
 });
+
+/** How many TypedArray values hold one element: 2 for the complex dtypes (real, imaginary), else 1. */
+export function valuesPerElement(dtype) {
+  return dtype === 'complex64' || dtype === 'complex128' ? 2 : 1;
+}
 
 const DEFAULT_DTYPE = new Map([
   [Float32Array, 'float32'], [Float64Array, 'float64'], [BigInt64Array, 'int64'], [Int32Array, 'int32'],
@@ -42,18 +50,20 @@ export class Tensor {
   constructor(data, shape, dtype) {
     const Ctor = DTYPE_ARRAYS[dtype];
     if (!Ctor) throw new FxError(`unknown dtype '${dtype}' (known: ${Object.keys(DTYPE_ARRAYS).join(', ')})`);
-    const numel = checkShape(shape);
+    const numel = checkShape(shape) * valuesPerElement(dtype);
     if (!(data instanceof Ctor)) data = toTypedArray(data, Ctor, dtype);
     if (data.length !== numel) {
-      throw new FxError(`tensor data has ${data.length} elements but shape [${shape.join(', ')}] needs ${numel}`);
+      const what = valuesPerElement(dtype) === 2 ? 'values (real, imaginary pairs)' : 'elements';
+      throw new FxError(`tensor data has ${data.length} ${what} but shape [${shape.join(', ')}] needs ${numel}`);
     }
     this.data = data;
     this.shape = shape.slice();
     this.dtype = dtype;
   }
 
+  /** The number of elements (numel; a complex element is one pair of values). */
   get size() {
-    return this.data.length;
+    return this.data.length / valuesPerElement(this.dtype);
   }
 
   /** The raw little-endian bytes (a view, not a copy). */
@@ -153,14 +163,15 @@ function fillRandn(out, random, encode = (x) => x) {
 
 /**
  * A random tensor, as PyTorch users expect one: standard normal floats (torch.randn's distribution; float16
- * and bfloat16 rounded from it), integers 0..9, coin flips for bool. `random` gives numbers in [0, 1):
+ * and bfloat16 rounded from it; complex with real and imaginary parts of variance 1/2), integers 0..9, coin
+ * flips for bool. `random` gives numbers in [0, 1):
  * seededRandom(seed) for the same tensor everywhere — the CLI's `run --random --seed N` and the playground
  * draw their inputs this way, one generator for all inputs in placeholder order.
  */
 export function randomTensor(shape, dtype = 'float32', random = Math.random) {
   const Ctor = DTYPE_ARRAYS[dtype];
   if (!Ctor) throw new FxError(`unknown dtype '${dtype}' (known: ${Object.keys(DTYPE_ARRAYS).join(', ')})`);
-  const n = checkShape(shape);
+  const n = checkShape(shape) * valuesPerElement(dtype);
   const nbytes = n * Ctor.BYTES_PER_ELEMENT;
   const what = `a ${dtype} tensor of shape [${shape.join(', ')}] (${nbytes} bytes)`;
   if (nbytes > MAX_TENSOR_BYTES) throw new FxError(`${what} is too large: the WebAssembly heap holds at most 4 GiB`);
@@ -171,6 +182,7 @@ export function randomTensor(shape, dtype = 'float32', random = Math.random) {
     throw new FxError(`out of memory: ${what} cannot be allocated in JavaScript`, { cause: e });
   }
   if (dtype === 'float32' || dtype === 'float64') fillRandn(data, random);
+  else if (valuesPerElement(dtype) === 2) fillRandn(data, random, (x) => x * Math.SQRT1_2);  // torch: E|z|² = 1
   else if (dtype === 'float16') fillRandn(data, random, numberToFloat16);
   else if (dtype === 'bfloat16') fillRandn(data, random, numberToBfloat16);
   else if (dtype === 'bool') for (let i = 0; i < n; i++) data[i] = random() < 0.5 ? 1 : 0;

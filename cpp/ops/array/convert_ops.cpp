@@ -70,6 +70,8 @@ const char* legacy_type_name(DType t) {
     case DType::Int8: return "torch.CharTensor";
     case DType::UInt8: return "torch.ByteTensor";
     case DType::Bool: return "torch.BoolTensor";
+    case DType::Complex64: return "torch.ComplexFloatTensor";
+    case DType::Complex128: return "torch.ComplexDoubleTensor";
   }
   return "?";
 }

@@ -147,13 +147,16 @@ const char* torch_type_name(DType t) {
     case DType::Int8: return "Char";
     case DType::UInt8: return "Byte";
     case DType::Bool: return "Bool";
+    case DType::Complex64: return "ComplexFloat";
+    case DType::Complex128: return "ComplexDouble";
   }
   return "?";
 }
 
 bool can_cast(DType from, DType to) {
-  // c10::canCast: no floating → integral and no non-bool → bool (complex does not exist here).
-  if (dtype_is_floating(from) && !dtype_is_floating(to)) return false;
+  // c10::canCast: no complex → non-complex, no floating → integral and no non-bool → bool.
+  if (dtype_is_complex(from) && !dtype_is_complex(to)) return false;
+  if (dtype_is_floating(from) && !dtype_is_floating(to) && !dtype_is_complex(to)) return false;
   if (from != DType::Bool && to == DType::Bool) return false;
   return true;
 }
@@ -170,6 +173,7 @@ void copy_into(const Tensor& dst, const Tensor& src) {
     case 2: kernels::copy_strided(nd, d.shape().data(), s.data<uint16_t>(), ss.data(), d.data<uint16_t>(), d.strides().data()); break;
     case 4: kernels::copy_strided(nd, d.shape().data(), s.data<uint32_t>(), ss.data(), d.data<uint32_t>(), d.strides().data()); break;
     case 8: kernels::copy_strided(nd, d.shape().data(), s.data<uint64_t>(), ss.data(), d.data<uint64_t>(), d.strides().data()); break;
+    case 16: kernels::copy_strided(nd, d.shape().data(), s.data<Bytes16>(), ss.data(), d.data<Bytes16>(), d.strides().data()); break;
     default: throw FxError("copy: unsupported element size");
   }
 }

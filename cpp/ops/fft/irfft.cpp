@@ -1,14 +1,15 @@
-// The inverse real FFTs of real inputs (this runtime has no complex dtype yet): torch.fft.irfft, irfft2,
-// irfftn — complex inverse transforms along every dim but the last, then the Hermitian (complex-to-real)
-// inverse along the last, each dim zero-padded or cut to its size first — and hfft, hfft2, hfftn, which for
-// a real input are the same transforms with the normalisation the other way round. Computed in double
-// (kernels/fft_f64.h) and rounded once to the input's float type.
+// The real-result FFTs: torch.fft.irfft, irfft2, irfftn — complex inverse transforms along every dim but the
+// last, then the Hermitian (complex-to-real) inverse along the last, each dim zero-padded or cut to its size
+// first — and hfft, hfft2, hfftn: the same transforms of the conjugated input with the normalisation the
+// other way round. Input real or complex; computed in double (kernels/fft_f64.h) and rounded once to the
+// input's real float type.
 #include <cmath>
 #include <complex>
 #include <string>
 #include <vector>
 
 #include "kernels/fft_f64.h"
+#include "ops/fft/fft_util.h"
 #include "ops/array/view_util.h"
 #include "ops/op_table.h"
 #include "ops/registry.h"
@@ -20,30 +21,15 @@
 namespace fx {
 namespace {
 
-using C = std::complex<double>;
-
-// Calls f(line_start, stride) for each line along dim d of a packed buffer of `shape`.
-template <typename F>
-void for_each_line(const Shape& shape, size_t d, F&& f) {
-  int64_t stride = 1, total = 1;
-  for (size_t k = d + 1; k < shape.size(); ++k) stride *= shape[k];
-  for (int64_t s : shape) total *= s;
-  if (total == 0) return;
-  const int64_t lines = total / shape[d];
-  for (int64_t l = 0; l < lines; ++l) f((l / stride) * shape[d] * stride + l % stride, stride);
-}
+using fftops::C;
 
 // `dims` transformed (the last one complex-to-real) to the sizes `out` (-1: the default), norm as torch.
 Tensor c2r(const Tensor& input, std::vector<int64_t> dims, std::vector<int64_t> out, std::string norm, bool hermitian,
            const char* op) {
-  const DType dtype = dtype_is_floating(input.dtype()) ? input.dtype() : kDefaultFloat;
-  for (int64_t& d : dims) d = checked_dim(d, input.dim());
-  for (size_t i = 0; i < dims.size(); ++i)
-    for (size_t j = i + 1; j < dims.size(); ++j)
-      if (dims[i] == dims[j]) throw FxError(std::string(op) + ": FFT dims must be unique");
-  if (dims.empty()) throw FxError(std::string(op) + ": must transform at least one axis");
-  if (norm.empty()) norm = "backward";
-  if (norm != "backward" && norm != "forward" && norm != "ortho") throw FxError("Invalid normalization mode: " + norm);
+  const DType real = dtype_real_part(input.dtype());
+  const DType dtype = dtype_is_floating(real) ? real : kDefaultFloat;
+  dims = fftops::checked_dims(dims, input.dim(), op);
+  norm = fftops::checked_norm(norm);
   if (hermitian && norm != "ortho") norm = norm == "backward" ? "forward" : "backward";  // hfft: the other way
   // the complex work buffer's shape (the last dim's half spectrum) and the result's
   Shape work = input.shape(), result = input.shape();
@@ -58,37 +44,10 @@ Tensor c2r(const Tensor& input, std::vector<int64_t> dims, std::vector<int64_t> 
     count *= static_cast<double>(n);
   }
   if (meta_mode()) return Tensor::meta(result, dtype);
-  // the input, zero-padded or cut to the work shape
-  Tensor x = to_dtype(input, DType::Float64).contiguous();
-  int64_t total = 1;
-  for (int64_t s : work) total *= s;
-  std::vector<C> buf(static_cast<size_t>(total), C(0, 0));
-  const Shape in_strides = contiguous_strides(input.shape());
-  std::vector<int64_t> idx(work.size(), 0);
-  for (int64_t e = 0; e < total; ++e) {
-    bool inside = true;
-    int64_t off = 0;
-    for (size_t k = 0; k < work.size(); ++k) {
-      if (idx[k] >= input.shape()[k]) inside = false;
-      off += idx[k] * in_strides[k];
-    }
-    if (inside) buf[e] = C(x.data<double>()[off], 0.0);
-    for (size_t k = work.size(); k-- > 0;) {
-      if (++idx[k] < work[k]) break;
-      idx[k] = 0;
-    }
-  }
+  // the input (conjugated for hfft), zero-padded or cut to the work shape, inverted along all dims but the last
+  std::vector<C> buf = fftops::load_padded(input, work, hermitian);
+  for (size_t i = 0; i + 1 < dims.size(); ++i) fftops::transform_dim(buf, work, static_cast<size_t>(dims[i]), true);
   std::vector<C> line;
-  for (size_t i = 0; i + 1 < dims.size(); ++i) {
-    const size_t d = static_cast<size_t>(dims[i]);
-    const int64_t n = work[d];
-    line.resize(static_cast<size_t>(n));
-    for_each_line(work, d, [&](int64_t start, int64_t stride) {
-      for (int64_t k = 0; k < n; ++k) line[k] = buf[start + k * stride];
-      fft::transform(line.data(), n, true);
-      for (int64_t k = 0; k < n; ++k) buf[start + k * stride] = line[k];
-    });
-  }
   // the last dim: the Hermitian spectrum (imaginary parts of the DC and Nyquist terms ignored), inverted
   const size_t d = static_cast<size_t>(dims.back());
   const int64_t n = result[d], half = work[d];
@@ -97,7 +56,7 @@ Tensor c2r(const Tensor& input, std::vector<int64_t> dims, std::vector<int64_t> 
   line.resize(static_cast<size_t>(n));
   int64_t stride_work = 1;
   for (size_t k = d + 1; k < work.size(); ++k) stride_work *= work[k];
-  for_each_line(work, d, [&](int64_t start, int64_t stride) {
+  fftops::for_each_line(work, d, [&](int64_t start, int64_t stride) {
     for (int64_t k = 0; k < n; ++k) line[k] = C(0, 0);
     line[0] = C(buf[start].real(), 0.0);
     for (int64_t k = 1; k < half && k < n; ++k) {
@@ -138,24 +97,26 @@ Object fft_nd_op(const OpCall& call) {
   Args a = schema.parse(call);
   const Tensor& x = a.tensor(0);
   std::vector<int64_t> s, dims;
-  if (!a.is_none(1)) s = *a.int_list(1);
-  if (!a.is_none(2)) {
-    dims = *a.int_list(2);
-  } else if (kTwo) {
-    dims = {-2, -1};
-  } else if (!s.empty()) {
-    for (size_t i = 0; i < s.size(); ++i) dims.push_back(x.dim() - static_cast<int64_t>(s.size() - i));
-  } else {
-    for (int64_t d = 0; d < x.dim(); ++d) dims.push_back(d);
-  }
-  if (!s.empty() && s.size() != dims.size())
-    throw FxError("When given, dim and shape arguments must have the same length");
-  if (s.empty()) s.assign(dims.size(), -1);
+  fftops::nd_dims(a, 1, 2, x.dim(), kTwo, &s, &dims);
   const char* name = kHermitian ? (kTwo ? "fft_hfft2" : "fft_hfftn") : (kTwo ? "fft_irfft2" : "fft_irfftn");
   return c2r(x, dims, s, norm_of(a, 3), kHermitian, name);
 }
 
+// _fft_c2r(self, dim, normalization, last_dim_size), as torch.export and make_fx record irfft: the
+// normalization code (0 none, 1 by 1/√n, 2 by 1/n) applies to this inverse transform as given.
+Object aten_c2r_op(const OpCall& call) {
+  static const Schema schema("_fft_c2r(self, dim, normalization, last_dim_size)");
+  Args a = schema.parse(call);
+  const std::vector<int64_t> dims = *a.int_list(1);
+  std::vector<int64_t> sizes(dims.size(), -1);
+  sizes.back() = a.integer(3);
+  const int64_t code = a.integer(2);
+  if (code < 0 || code > 2) throw FxError("_fft_c2r: invalid normalization " + std::to_string(code));
+  return c2r(a.tensor(0), dims, sizes, code == 0 ? "forward" : code == 1 ? "ortho" : "backward", false, "_fft_c2r");
+}
+
 const OpRow kOps[] = {
+    {"aten._fft_c2r.default", "", "", aten_c2r_op},
     {"torch._C._fft.fft_irfft", "torch.fft.irfft aten.fft_irfft.default", "", fft_1d_op<false>},
     {"torch._C._fft.fft_hfft", "torch.fft.hfft aten.fft_hfft.default", "", fft_1d_op<true>},
     {"torch._C._fft.fft_irfft2", "torch.fft.irfft2 aten.fft_irfft2.default", "", fft_nd_op<false, true>},

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "ops/array/view_util.h"
 #include "ops/math/elementwise.h"
 #include "ops/op_table.h"
 #include "ops/registry.h"
@@ -70,6 +71,23 @@ Binary operands(const Args& args, const std::string& op) {
   return r;
 }
 
+// +, −, ×, ÷ of complex operands (a real one is promoted to complex first, as torch does); alpha scales b.
+Tensor complex_arith(const Binary& in, char op, Number alpha, const char* name) {
+  return binary_map<false, Compute::Complex>(in.a, in.b, in.dtype, name, [op, alpha](auto tag) {
+    using T = decltype(tag);
+    const T al = number_as<T>(alpha);
+    const bool unit = !alpha.is_float() && alpha.i == 1;
+    return [op, al, unit](T x, T y) -> T {
+      switch (op) {
+        case '+': return unit ? x + y : x + al * y;
+        case '-': return unit ? x - y : x - al * y;
+        case '*': return x * y;
+        default: return x / y;
+      }
+    };
+  });
+}
+
 // Python sequences: tuple + tuple and list + list concatenate (`x.shape[:-1] + (-1,)`, torch.Size
 // counts as a tuple), seq * int and int * seq repeat; mixing a tuple and a list is Python's TypeError.
 bool sequence_arith(const Args& args, bool multiply, Object& out) {
@@ -118,6 +136,7 @@ Object add_sub(const OpCall& call, bool subtract) {
                   (in.a.dtype() == in.b.dtype() ? "two bool tensors" : "a bool tensor") +
                   " is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` "
                   "operator instead.");
+  if (dtype_is_complex(in.dtype)) return complex_arith(in, subtract ? '-' : '+', alpha, schema.op().c_str());
   if (!dtype_is_floating(in.dtype) && alpha.is_float())
     throw FxError("For integral input tensors, argument alpha must not be a floating point number.");
   Tensor fast;
@@ -144,6 +163,7 @@ Object mul_op(const OpCall& call) {
   if (is_number(args[0]) && is_number(args[1]))
     return py_binary(PyBinary::Mul, args.number(0), args.number(1)).to_object();
   Binary in = operands(args, "mul");
+  if (dtype_is_complex(in.dtype)) return complex_arith(in, '*', Number{}, "mul");
   Tensor fast;
   if (binary_f32_fast(in.a, in.b, in.dtype, kernels::BinaryF32::Mul, fast)) return fast;
   return binary_map<false>(in.a, in.b, in.dtype, "mul", [](auto tag) {
@@ -176,6 +196,10 @@ Object div_op(const OpCall& call) {
   if (is_number(args[0]) && is_number(args[1]) && mode.empty())
     return py_binary(PyBinary::TrueDiv, args.number(0), args.number(1)).to_object();
   Binary in = operands(args, "div");
+  if (dtype_is_complex(in.dtype)) {
+    if (!mode.empty()) throw FxError("div_" + mode + "_cpu not implemented for '" + torch_type_name(in.dtype) + "'");
+    return complex_arith(in, '/', Number{}, "div");
+  }
   if (mode == "floor") return floor_divide(in);
   if (mode == "trunc") {
     if (in.dtype == DType::Bool) throw FxError("\"div_trunc_cpu\" not implemented for 'Bool'");

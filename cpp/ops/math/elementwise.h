@@ -4,7 +4,8 @@
 // the per-element function (so per-call constants such as `alpha` are converted to T once).
 // Integers compute in int64 (ops/dispatch.h dispatch_wide): T is float, double, int64_t or bool, unless
 // the op asks for its exact integer type (Compute::Exact: results that depend on the bit width), or
-// computes in floating point only (Compute::Float: T is float or double).
+// computes in floating point only (Compute::Float: T is float or double). Compute::Complex: T is
+// std::complex<float> or std::complex<double>, for the ops that take complex operands.
 #pragma once
 #include <string>
 #include <type_traits>
@@ -21,13 +22,14 @@
 
 namespace fx {
 
-enum class Compute { Wide, Exact, Float };
+enum class Compute { Wide, Exact, Float, Complex };
 
 template <Compute kMode, typename F>
 void dispatch_elementwise(DType t, const char* op, F&& f) {
   if constexpr (kMode == Compute::Wide) dispatch_wide(t, op, f);
   else if constexpr (kMode == Compute::Exact) dispatch_compute(t, op, f);
-  else dispatch_floating(t, op, f);
+  else if constexpr (kMode == Compute::Float) dispatch_floating(t, op, f);
+  else dispatch_complex(t, op, f);
 }
 
 struct Operand {

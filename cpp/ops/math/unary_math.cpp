@@ -3,6 +3,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "ops/math/complex_math.h"
 #include "ops/math/elementwise.h"
 #include "ops/op_table.h"
 #include "ops/registry.h"
@@ -19,6 +20,7 @@ Object abs_op(const OpCall& call) {
   if (is_number(a[0])) return py_abs(a.number(0)).to_object();
   const Tensor& x = a.tensor(0);
   if (x.dtype() == DType::Bool) throw FxError("\"abs_cpu\" not implemented for 'Bool'");
+  if (dtype_is_complex(x.dtype())) return complex_abs(x);
   Tensor fast;
   if (unary_f32_fast(x, kernels::UnaryF32::Abs, fast)) return fast;
   return unary_map<false>(x, x.dtype(), "abs", [](auto tag) {
@@ -39,6 +41,11 @@ Object neg_op(const OpCall& call) {
   if (x.dtype() == DType::Bool)
     throw FxError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert "
                   "a mask, use the `~` or `logical_not()` operator instead.");
+  if (dtype_is_complex(x.dtype()))
+    return unary_map<false, Compute::Complex>(x, x.dtype(), "neg", [](auto tag) {
+      using T = decltype(tag);
+      return [](T v) -> T { return -v; };
+    });
   Tensor fast;
   if (unary_f32_fast(x, kernels::UnaryF32::Neg, fast)) return fast;
   return unary_map<false>(x, x.dtype(), "neg", [](auto tag) {

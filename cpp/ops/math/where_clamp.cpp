@@ -35,7 +35,8 @@ Tensor where(const Tensor& cond, const Operand& a, const Operand& b, DType dtype
     case 1: run(uint8_t{}); break;
     case 2: run(uint16_t{}); break;
     case 4: run(uint32_t{}); break;
-    default: run(uint64_t{}); break;
+    case 8: run(uint64_t{}); break;
+    default: run(Bytes16{}); break;
   }
   return out;
 }

@@ -13,6 +13,8 @@ static const char* torch_type_name(DType t) {
     case DType::Int8: return "Char";
     case DType::UInt8: return "Byte";
     case DType::Bool: return "Bool";
+    case DType::Complex64: return "ComplexFloat";
+    case DType::Complex128: return "ComplexDouble";
     default: return dtype_name(t);
   }
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ops/call_op.h"
 #include "ops/math/elementwise.h"
 #include "ops/op_table.h"
 #include "ops/registry.h"
@@ -93,7 +94,8 @@ Object tensor_attr(const Tensor& x, const std::string& name, bool* found) {
                                    std::to_string(x.dim()) + "-D tensor.");
     return tensor_T(x);
   }
-  if (name == "data" || name == "real") return make_view(x, x.shape(), x.strides(), x.offset());
+  if (name == "real" || name == "imag") return call_op(name == "real" ? "torch.real" : "torch.imag", {Object(x)});
+  if (name == "data") return make_view(x, x.shape(), x.strides(), x.offset());
   if (name == "is_cuda" || name == "requires_grad" || name == "is_quantized" || name == "is_sparse" ||
       name == "is_meta")
     return Object(Value::boolean(false));
@@ -117,6 +119,7 @@ Object getattr_op(const OpCall& call) {
     DType t = dtype_from_name(a[0].value().as_str());
     found = true;
     if (name == "is_floating_point") r = Object(Value::boolean(dtype_is_floating(t)));
+    else if (name == "is_complex") r = Object(Value::boolean(dtype_is_complex(t)));
     else if (name == "itemsize") r = Object(Value::integer(static_cast<int64_t>(dtype_size(t))));
     else if (name == "is_signed") r = Object(Value::boolean(t != DType::UInt8 && t != DType::Bool));
     else found = false;
@@ -169,6 +172,11 @@ Object item_op(const OpCall& call) {
 Object is_floating_point_op(const OpCall& call) {
   static const Schema schema("is_floating_point(input|self)");
   return Object(Value::boolean(dtype_is_floating(schema.parse(call).tensor(0).dtype())));
+}
+
+Object is_complex_op(const OpCall& call) {
+  static const Schema schema("is_complex(input|self)");
+  return Object(Value::boolean(dtype_is_complex(schema.parse(call).tensor(0).dtype())));
 }
 
 Object is_contiguous_op(const OpCall& call) {
@@ -370,6 +378,7 @@ const OpRow kOps[] = {
     {"torch.numel", "torch.Tensor.numel torch.Tensor.nelement aten.numel.default aten.sym_numel.default", "numel nelement", numel_op},
     {"torch.Tensor.item", "aten.item.default aten._local_scalar_dense.default", "item", item_op, nullptr, true},
     {"torch.is_floating_point", "torch.Tensor.is_floating_point", "is_floating_point", is_floating_point_op},
+    {"torch.is_complex", "torch.Tensor.is_complex", "is_complex", is_complex_op},
     {"torch.Tensor.is_contiguous", "aten.is_contiguous.default", "is_contiguous", is_contiguous_op},
     {"builtins.len", "len aten.len.t aten.len.Tensor", "__len__", len_op},
     {"builtins.int", "int aten.Int.Tensor aten.sym_int", "__int__", int_op},

@@ -38,6 +38,8 @@ std::string torch_dtype_title(DType t) {
     case DType::Int8: return "Char";
     case DType::UInt8: return "Byte";
     case DType::Bool: return "Bool";
+    case DType::Complex64: return "ComplexFloat";
+    case DType::Complex128: return "ComplexDouble";
     default: return dtype_name(t);
   }
 }

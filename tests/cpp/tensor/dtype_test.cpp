@@ -10,14 +10,15 @@ namespace {
 
 TEST(DType, NamesRoundTrip) {
   for (DType t : {DType::Float32, DType::Float64, DType::Float16, DType::BFloat16, DType::Int64,
-                  DType::Int32, DType::Int16, DType::Int8, DType::UInt8, DType::Bool}) {
+                  DType::Int32, DType::Int16, DType::Int8, DType::UInt8, DType::Bool, DType::Complex64,
+                  DType::Complex128}) {
     EXPECT_EQ(dtype_from_name(dtype_name(t)), t);
     EXPECT_EQ(dtype_from_safetensors(dtype_safetensors_name(t)), t);
   }
   EXPECT_EQ(dtype_from_name("long"), DType::Int64);
   EXPECT_EQ(dtype_from_name("torch.half"), DType::Float16);
   EXPECT_EQ(dtype_size(DType::BFloat16), 2u);
-  EXPECT_THROW(dtype_from_name("complex64"), FxError);
+  EXPECT_THROW(dtype_from_name("complex32"), FxError);
   EXPECT_THROW(dtype_from_safetensors("F8"), FxError);
   EXPECT_FALSE(dtype_is_integral(DType::Bool));
   EXPECT_TRUE(dtype_is_integral(DType::UInt8));

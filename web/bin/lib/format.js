@@ -27,6 +27,10 @@ export function shapeText(shape) {
 }
 
 function element(t, i) {
+  if (t.dtype === 'complex64' || t.dtype === 'complex128') {  // as Python prints a complex: (1+2j)
+    const re = t.data[2 * i], im = t.data[2 * i + 1];
+    return `(${formatNumber(re)}${im < 0 || Object.is(im, -0) ? '-' : '+'}${formatNumber(Math.abs(im))}j)`;
+  }
   const v = t.data[i];
   if (t.dtype === 'bool') return v ? 'true' : 'false';
   if (t.dtype === 'float16' || t.dtype === 'bfloat16') return `0x${v.toString(16)}`;
@@ -36,7 +40,7 @@ function element(t, i) {
 /** The first few values of a tensor: "[0.1, -2.3, … ] (100 values)", a 0-d tensor as its value. */
 export function preview(t, max = 8) {
   if (t.shape.length === 0) return element(t, 0);
-  const n = t.data.length;
+  const n = t.size;
   const shown = [];
   for (let i = 0; i < Math.min(n, max); i++) shown.push(element(t, i));
   return n > max ? `[${shown.join(', ')}, …] (${n} values)` : `[${shown.join(', ')}]`;
