@@ -60,6 +60,14 @@ Tensor complex_cast(const Tensor& src, DType dtype) {
 
 Tensor to_dtype(const Tensor& t, DType dtype) {
   FX_CHECK(t.defined(), "cast of an undefined tensor");
+  if (dtype_is_complex(t.dtype()) && !dtype_is_complex(dtype))
+    throw FxError(std::string("this op does not take complex tensors (it would cast ") + dtype_name(t.dtype()) +
+                  " to " + dtype_name(dtype) + "); torch.real, .abs() or an explicit .to() give a real tensor");
+  return to_dtype_discarding_imag(t, dtype);
+}
+
+Tensor to_dtype_discarding_imag(const Tensor& t, DType dtype) {
+  FX_CHECK(t.defined(), "cast of an undefined tensor");
   if (t.dtype() == dtype) return t;
   Tensor src = t.contiguous();
   if (src.is_meta()) return Tensor::meta(t.shape(), dtype);

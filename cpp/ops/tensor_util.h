@@ -8,7 +8,12 @@
 namespace fx {
 
 // tensor.to(dtype): `t` itself when the dtype already matches, else a packed converted copy.
+// FxError for complex → real: an op that casts its operands to a real compute dtype would silently drop the
+// imaginary part; ops that take complex tensors dispatch on them (ops/dispatch.h dispatch_complex).
 Tensor to_dtype(const Tensor& t, DType dtype);
+// The explicit casts (Tensor.to, .float(), type_as, copy_ into a real tensor): complex → real keeps the real
+// part, as torch does (it warns that the imaginary part is discarded).
+Tensor to_dtype_discarding_imag(const Tensor& t, DType dtype);
 // A zero-dim tensor holding `n` converted to `dtype`.
 Tensor scalar_tensor(Number n, DType dtype);
 // Whether a Python number fits `dtype` as torch's checked scalar conversion (c10::checked_convert, used by

@@ -11,9 +11,11 @@ namespace fx {
 enum class DType { Float32, Float64, Float16, BFloat16, Int64, Int32, Int16, Int8, UInt8, Bool, Complex64, Complex128 };
 
 size_t dtype_size(DType t);
-// An element of 16 bytes (complex128), for the copies that move elements by width.
+// An element of 16 bytes (complex128), for the copies that move elements by width; Bytes16(0) is zero.
 struct Bytes16 {
-  uint64_t lo, hi;
+  uint64_t lo = 0, hi = 0;
+  constexpr Bytes16() = default;
+  constexpr explicit Bytes16(uint64_t low) : lo(low) {}
 };
 const char* dtype_name(DType t);             // torch's name without "torch.": "float32", "int64", "bool"
 DType dtype_from_name(const std::string& s);  // accepts torch names ("float32", "float", "long"); FxError otherwise

@@ -14,10 +14,13 @@ SAFETENSORS_DTYPES = {
 
 
 def tensor_bytes(t):
-    t = t.detach().to("cpu").resolve_conj().resolve_neg().contiguous()
+    t = t.detach().to("cpu").resolve_conj().resolve_neg()
     if t.numel() == 0:
         return b""
-    return t.reshape(-1).view(torch.uint8).numpy().tobytes()  # native order: little-endian hosts only
+    # a fresh copy with canonical strides: .contiguous() keeps a size-1 dim's stride (a [1] view of stride 4
+    # is "contiguous"), which .view(torch.uint8) refuses
+    packed = torch.empty(t.shape, dtype=t.dtype).copy_(t)
+    return packed.reshape(-1).view(torch.uint8).numpy().tobytes()  # native order: little-endian hosts only
 
 
 def build(metadata, tensors):

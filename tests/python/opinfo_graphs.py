@@ -1,5 +1,6 @@
 """PyTorch's OpInfo database (torch.testing._internal.common_methods_invocations.op_db) as .fxw files: for each
-op with float32 samples on CPU, one FX graph that calls the op on every sample, exported with
+op with samples of a dtype on CPU (float32; also complex64, int64 and bool), one FX graph that calls the op on
+every sample, exported with
 fxwasm.save(..., reference=True) so that the wasm runtime can be checked against torch's own results.
 
 Each sample's tensors (in its input, args and kwargs, nested lists included) become placeholders; the op is
@@ -7,7 +8,7 @@ called on them through FX proxies (so a Python wrapper in op_db records the torc
 graph's output is the tuple of every sample's result. Files are built once into a per-user cache keyed by
 the hash of the inputs (realworld.py); `build_all` returns, per op, the file or why there is none.
 
-Run as a script to (re)build the cache and print where it is: python tests/python/opinfo_graphs.py"""
+Run as a script to (re)build the cache and print where it is: python tests/python/opinfo_graphs.py [DTYPE]"""
 import json
 import os
 import sys
@@ -34,14 +35,21 @@ RANDOM = {"bernoulli", "cauchy", "exponential", "geometric", "log_normal", "mult
           "nn.functional.alpha_dropout", "nn.functional.feature_alpha_dropout"}
 
 
+# ops whose indices among equal values torch leaves unspecified (an unstable sort; mode's "an index of the
+# mode"): integer and bool samples are full of ties, so there their graph keeps the values only (argsort has
+# nothing else and is skipped); float32 samples, without ties, check the indices too
+TIES_UNSPECIFIED = {"sort", "topk", "mode"}
+TIES_INDICES_ONLY = {"argsort"}
+
+
 def op_key(op):
     """The op's name in op_db, with its variant: 'nn.functional.avg_pool2d', 'max.reduction_with_dim'."""
     return op.name + (f".{op.variant_test_name}" if op.variant_test_name else "")
 
 
-def samples(op):
+def samples(op, dtype=DTYPE):
     torch.manual_seed(SEED)
-    return list(op.sample_inputs("cpu", DTYPE, requires_grad=False))
+    return list(op.sample_inputs("cpu", dtype, requires_grad=False))
 
 
 def _flat_tensors(sample):
@@ -53,9 +61,9 @@ def _flat_tensors(sample):
 class OpGraph(torch.nn.Module):
     """Calls `fn` on each sample with its tensors taken from forward's inputs (a list of leaves per sample)."""
 
-    def __init__(self, fn, specs, leaves):
+    def __init__(self, fn, specs, leaves, values_only=False):
         super().__init__()
-        self.fn, self.specs, self.leaves = fn, specs, leaves
+        self.fn, self.specs, self.leaves, self.values_only = fn, specs, leaves, values_only
 
     def call(self, flat, tracer):
         """The results of the op on every sample, with `flat` (proxies) standing for the samples' tensors."""
@@ -65,6 +73,8 @@ class OpGraph(torch.nn.Module):
             filled = [next(it) if isinstance(v, torch.Tensor) else v for v in leaves]
             inp, args, kwargs = pytree.tree_unflatten(filled, spec)
             result = self.fn(inp, *args, **kwargs)
+            if self.values_only:
+                result = result[0]
             if any(isinstance(v, torch.Tensor) for v in pytree.tree_leaves(result)):
                 # no proxy reached the op (a factory such as torch.zeros(3)): record the call itself
                 result = tracer.create_proxy("call_function", self.fn, (inp,) + tuple(args), kwargs)
@@ -81,7 +91,7 @@ def _traceable(fn):
     return fn
 
 
-def build_graph(op, sample_list):
+def build_graph(op, sample_list, values_only=False):
     """(GraphModule, example inputs): placeholders x0, x1, … for the samples' tensors, then the op."""
     specs, leaves_per_sample, inputs = [], [], []
     for s in sample_list:
@@ -89,7 +99,7 @@ def build_graph(op, sample_list):
         specs.append(spec)
         leaves_per_sample.append(leaves)
         inputs.extend(v for v in leaves if isinstance(v, torch.Tensor))
-    holder = OpGraph(_traceable(op.op), specs, leaves_per_sample)
+    holder = OpGraph(_traceable(op.op), specs, leaves_per_sample, values_only)
     graph = torch.fx.Graph()
     tracer = torch.fx.proxy.GraphAppendingTracer(graph)
     proxies = [torch.fx.Proxy(graph.placeholder(f"x{i}"), tracer) for i in range(len(inputs))]
@@ -125,7 +135,7 @@ def _is_random(gm, inputs):
     return not _same(a, b)
 
 
-def build_one(op, path):
+def build_one(op, path, dtype=DTYPE):
     """Writes the op's file to `path`; returns None, or ("skip", reason) when torch gives nothing to check."""
     import fxwasm
     name = op_key(op)
@@ -133,12 +143,15 @@ def build_one(op, path):
         return ("skip", "uninitialised output")
     if op.name in RANDOM:
         return ("skip", "random output")
+    ties = not dtype.is_floating_point and not dtype.is_complex
+    if ties and op.name in TIES_INDICES_ONLY:
+        return ("skip", "indices among equal values are unspecified in torch (float32 samples check them)")
     try:
-        sample_list = samples(op)
+        sample_list = samples(op, dtype)
     except Exception as e:
         return ("skip", f"torch cannot make its samples on CPU: {type(e).__name__}")
     if not sample_list:
-        return ("skip", "no float32 samples")
+        return ("skip", f"no {str(dtype).replace('torch.', '')} samples")
     # each sample alone first: a sample torch itself refuses on CPU is left out
     kept = []
     for s in sample_list:
@@ -151,7 +164,7 @@ def build_one(op, path):
     if not kept:
         return ("skip", "torch cannot run it on CPU")
     try:
-        gm, inputs = build_graph(op, kept)
+        gm, inputs = build_graph(op, kept, values_only=ties and op.name in TIES_UNSPECIFIED)
     except Exception as e:
         return ("skip", f"FX cannot trace it: {type(e).__name__}: {str(e).splitlines()[0][:120] if str(e) else ''}")
     try:
@@ -163,7 +176,7 @@ def build_one(op, path):
     try:
         torch.manual_seed(SEED)
         fxwasm.save(gm, path, example_inputs=tuple(_clone_tree(inputs)), allow_unsupported=True)
-        if op.name in FLOAT64_REFERENCE:
+        if op.name in FLOAT64_REFERENCE and dtype == torch.float32:
             _use_float64_reference(gm, inputs, path)
     except Exception as e:
         return ("skip", f"the exporter cannot write it: {type(e).__name__}: {str(e).splitlines()[0][:160]}")
@@ -207,13 +220,13 @@ def _use_float64_reference(gm, inputs, path):
             f.write(data)
 
 
-def float32_ops():
+def ops_of(dtype=DTYPE):
     from torch.testing._internal.common_methods_invocations import op_db
-    return [op for op in op_db if DTYPE in op.supported_dtypes("cpu")]
+    return [op for op in op_db if dtype in op.supported_dtypes("cpu")]
 
 
-def cache_dir():
-    versions = f"torch {torch.__version__} opinfo {DTYPE} seed {SEED}"
+def cache_dir(dtype=DTYPE):
+    versions = f"torch {torch.__version__} opinfo {dtype} seed {SEED}"
     return os.path.join(CACHE, "opinfo", _inputs_hash(versions, [os.path.abspath(__file__)]))
 
 
@@ -224,31 +237,31 @@ def file_name(key):
 _OPS = []  # the ops being built, for the forked workers of build_all
 
 
-def _build_at(i_and_dir):
-    i, out_dir = i_and_dir
+def _build_at(job):
+    i, out_dir, dtype = job
     torch.set_num_threads(1)
     warnings.filterwarnings("ignore")
     op = _OPS[i]
     key = op_key(op)
     t0 = time.time()
-    skip = build_one(op, os.path.join(out_dir, file_name(key)))
+    skip = build_one(op, os.path.join(out_dir, file_name(key)), dtype)
     return key, skip, time.time() - t0
 
 
-def build_all(verbose=False, jobs=2):
-    """{op key: {"file": path} | {"skip": reason}} for every float32 op of op_db, built into the cache once
-    (by `jobs` forked processes: the samples of ~600 ops take minutes to make and run in torch)."""
+def build_all(verbose=False, jobs=2, dtype=DTYPE):
+    """{op key: {"file": path} | {"skip": reason}} for every op of op_db with `dtype` samples, built into the
+    cache once (by `jobs` forked processes: the samples of ~600 ops take minutes to make and run in torch)."""
     import multiprocessing
-    out_dir = cache_dir()
+    out_dir = cache_dir(dtype)
     manifest = os.path.join(out_dir, "manifest.json")
     if os.path.exists(manifest):
         with open(manifest, encoding="utf8") as f:
             return json.load(f)
     os.makedirs(out_dir, exist_ok=True)
-    _OPS[:] = float32_ops()
+    _OPS[:] = ops_of(dtype)
     result = {}
     with multiprocessing.get_context("fork").Pool(jobs, maxtasksperchild=50) as pool:
-        for key, skip, seconds in pool.imap_unordered(_build_at, [(i, out_dir) for i in range(len(_OPS))]):
+        for key, skip, seconds in pool.imap_unordered(_build_at, [(i, out_dir, dtype) for i in range(len(_OPS))]):
             result[key] = {"skip": skip[1]} if skip else {"file": os.path.join(out_dir, file_name(key))}
             if verbose:
                 print(f"{key}: {skip[1] if skip else 'file'} ({seconds:.2f} s)", file=sys.stderr, flush=True)
@@ -261,6 +274,7 @@ def build_all(verbose=False, jobs=2):
 
 if __name__ == "__main__":
     t0 = time.time()
-    built = build_all(verbose=True)
-    print(cache_dir(), len(built), "ops,", sum("file" in v for v in built.values()), "files,",
+    dtype = getattr(torch, sys.argv[1]) if len(sys.argv) > 1 else DTYPE  # float32 (default), complex64, int64, bool
+    built = build_all(verbose=True, dtype=dtype)
+    print(cache_dir(dtype), len(built), "ops,", sum("file" in v for v in built.values()), "files,",
           f"{time.time() - t0:.1f} s")

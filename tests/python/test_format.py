@@ -465,3 +465,18 @@ def test_export_decomposes_what_the_runtime_lacks_and_keeps_what_it_runs_whole()
     targets = {str(n.target) for n in gm.graph.nodes if n.op == "call_function"}
     assert "aten.__and__.Tensor" not in targets and "aten.bitwise_and.Tensor" in targets
     assert {"aten.layer_norm.default", "aten.scaled_dot_product_attention.default"} <= targets
+
+
+def test_tensors_of_one_element_with_any_stride_are_stored(tmp_path):
+    """A [1] view of stride 4 counts as contiguous in torch, and .view(torch.uint8) refused it (found by
+    OpInfo's int64 diagonal samples): the writer packs every tensor with canonical strides."""
+    class Diagonal(nn.Module):
+        def forward(self, x):
+            return torch.diagonal(x, 1)
+
+    x = torch.arange(6).reshape(3, 2)
+    assert torch.diagonal(x, 1).stride() == (3,)
+    path = str(tmp_path / "diag.fxw")
+    fxwasm.save(Diagonal(), path, (x,))
+    f = reader.read(path)
+    assert torch.equal(reader.resolve(f.reference["outputs"], f), torch.tensor([1]))

@@ -185,6 +185,7 @@ Object sum_to_size_op(const OpCall& call) {
   }
   if (!ok) throw FxError("size {" + shape_to_string(size) + "} is not expandable to size {" +
                          shape_to_string(x.shape()) + "}.");
+  if (size.empty()) return call_op("torch.sum", {Object(x)});  // ATen's sum_to: to () is a full sum (bool → int64)
   if (dims.empty()) return x;
   Object s = call_op("torch.sum", {Object(x), Object::list(dims)}, {{"keepdim", Object(Value::boolean(true))}});
   return reshape(s.tensor(), Shape(size.begin(), size.end()));
@@ -205,10 +206,13 @@ Object logspace_op(const OpCall& call) {
     }
     return a.number(i).as_double();
   };
-  const double s = value(0), e = value(1), base = a.number(3).as_double();
+  const DType dtype = a.dtype(4).value_or(kDefaultFloat);
+  // an integer dtype takes start and end as integers first, as torch.linspace: logspace(0, 1.2, 2) is [1, 10]
+  const bool integral = dtype_is_integral(dtype);
+  const double s = integral ? std::trunc(value(0)) : value(0), e = integral ? std::trunc(value(1)) : value(1);
+  const double base = a.number(3).as_double();
   const int64_t n = a.integer(2);
   if (n < 0) throw FxError("number of steps must be non-negative");
-  const DType dtype = a.dtype(4).value_or(kDefaultFloat);
   if (meta_mode()) return Tensor::meta({n}, dtype);
   Tensor out = Tensor::empty({n}, DType::Float64);
   const double step = n > 1 ? (e - s) / static_cast<double>(n - 1) : 0.0;

@@ -18,7 +18,7 @@ bool is_device(const Object& o) {
 
 Tensor converted(const Tensor& x, DType dtype, bool copy) {
   if (x.dtype() == dtype) return copy ? x.clone() : x;
-  return to_dtype(x, dtype);
+  return to_dtype_discarding_imag(x, dtype);
 }
 
 // x.to(dtype), x.to(device), x.to(device, dtype), x.to(other), with non_blocking/copy/memory_format.
@@ -179,6 +179,8 @@ const OpRow kOps[] = {
     {"torch.Tensor.char", "", "char", cast_op<DType::Int8>},
     {"torch.Tensor.byte", "", "byte", cast_op<DType::UInt8>},
     {"torch.Tensor.bool", "", "bool", cast_op<DType::Bool>},
+    {"torch.Tensor.cfloat", "", "cfloat", cast_op<DType::Complex64>},
+    {"torch.Tensor.cdouble", "", "cdouble", cast_op<DType::Complex128>},
     {"torch.clone", "torch.Tensor.clone aten.clone.default aten.lift_fresh_copy.default aten.alias_copy.default aten.detach_copy.default", "clone", clone_op},
     {"aten.lift_fresh.default", "aten.lift.default", "", lift_fresh_op},
     {"torch.Tensor.copy_", "aten.copy_.default", "copy_", copy_inplace_op},

@@ -184,16 +184,20 @@ Object linspace_op(const OpCall& call) {
   static const Schema schema("linspace(start, end, steps, *, dtype=None, layout=None, device=None, "
                              "pin_memory=None, requires_grad=False)");
   Args a = schema.parse(call);
-  const double s = number_of(a[0], "start").as_double(), e = number_of(a[1], "end").as_double();
+  const DType dtype = a.dtype(3).value_or(kDefaultFloat);
+  // an integer dtype takes start and end as integers first (torch's start.to<int64_t>()): 4.3 → 4
+  const bool integral = dtype_is_integral(dtype);
+  double s = number_of(a[0], "start").as_double(), e = number_of(a[1], "end").as_double();
+  if (integral) s = std::trunc(s), e = std::trunc(e);
   const int64_t n = a.integer(2);
   if (n < 0) throw FxError("number of steps must be non-negative");
-  if (meta_mode()) return Tensor::meta({n}, a.dtype(3).value_or(kDefaultFloat));  // shape inference
+  if (meta_mode()) return Tensor::meta({n}, dtype);  // shape inference
   Tensor out = Tensor::empty({n}, DType::Float64);
   const double step = n > 1 ? (e - s) / static_cast<double>(n - 1) : 0.0;
   const int64_t half = n == 1 ? 1 : n / 2;
   for (int64_t i = 0; i < n; ++i)  // torch fills from both ends so the last value is exactly `end`
     out.data<double>()[i] = i < half ? s + step * static_cast<double>(i) : e - step * static_cast<double>(n - 1 - i);
-  return to_dtype(out, a.dtype(3).value_or(kDefaultFloat));
+  return to_dtype(out, dtype);
 }
 
 Object eye_op(const OpCall& call) {

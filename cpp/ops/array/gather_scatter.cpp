@@ -87,7 +87,9 @@ void with_width(size_t es, F&& f) {
     case 1: f(uint8_t{}); break;
     case 2: f(uint16_t{}); break;
     case 4: f(uint32_t{}); break;
-    default: f(uint64_t{}); break;
+    case 8: f(uint64_t{}); break;
+    case 16: f(Bytes16{}); break;
+    default: throw FxError("no element type of " + std::to_string(es) + " bytes");
   }
 }
 

@@ -100,7 +100,7 @@ Object index_update(const OpCall& call, const Schema& schema, int kind, bool inp
           T& t = o[(p * size + j) * inner + q];
           const T v = kind == Fill ? sp[0] : sp[(p * n + i) * inner + q];
           if (kind == Add) {
-            if constexpr (std::is_same_v<T, bool>) t = t || v;
+            if constexpr (std::is_same_v<T, bool>) t = t || (al && v);  // alpha=False adds nothing
             else t = static_cast<T>(t + (unit ? v : static_cast<T>(al * v)));
           } else {
             t = v;

@@ -162,7 +162,7 @@ bool can_cast(DType from, DType to) {
 }
 
 void copy_into(const Tensor& dst, const Tensor& src) {
-  Tensor s = to_dtype(src, dst.dtype());
+  Tensor s = to_dtype_discarding_imag(src, dst.dtype());
   if (s.storage() == dst.storage()) s = s.clone();  // x.copy_(x.t()) must read before it writes
   Shape ss = broadcast_strides(s, dst.shape());
   if (meta_mode()) return;  // shape inference: no kernel runs (tensor/meta.h)

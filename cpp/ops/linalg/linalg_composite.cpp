@@ -31,11 +31,11 @@ Object ints(const std::vector<int64_t>& v) {
 }
 Tensor matmul(const Object& a, const Object& b) { return call_op("torch.matmul", {a, b}).tensor(); }
 
-// vecdot(x, y, *, dim=-1): Σ x y over dim (real tensors: no conjugate)
+// vecdot(x, y, *, dim=-1): Σ conj(x) y over dim (the conjugate only for complex x)
 Object vecdot_op(const OpCall& call) {
   static const Schema schema("linalg_vecdot(x|input, y|other, *, dim=-1, out=None)");
   Args a = schema.parse(call);
-  return call_op("torch.sum", {call_op("torch.mul", {a[0], a[1]}), a[2]});
+  return call_op("torch.sum", {call_op("torch.mul", {call_op("torch.conj", {a[0]}), a[1]}), a[2]});
 }
 
 // vander(x, *, N=None): [..., n, N] of x⁰ … x^(N-1), the powers by cumulative product

@@ -1,5 +1,6 @@
 // Comparisons lt, le, gt, ge, eq, ne: operands are promoted to their common dtype and compared there;
-// the result is a bool tensor (or a Python bool when both operands are Python numbers).
+// the result is a bool tensor (or a Python bool when both operands are Python numbers). Complex operands
+// take eq and ne.
 #include "ops/math/elementwise.h"
 #include "ops/op_table.h"
 #include "ops/registry.h"
@@ -17,7 +18,15 @@ Object compare_op(const OpCall& call) {
   if (is_number(args[0]) && is_number(args[1]))
     return py_binary(kOp, args.number(0), args.number(1)).to_object();
   Operand a = Operand::of(args[0], name, "input"), b = Operand::of(args[1], name, "other");
-  return binary_map<true>(a, b, result_type({a, b}), name, [](auto tag) {
+  const DType common = result_type({a, b});
+  if constexpr (kOp == PyBinary::Eq || kOp == PyBinary::Ne) {
+    if (dtype_is_complex(common))  // complex numbers compare for equality only (torch has no complex order)
+      return binary_map<true, Compute::Complex>(a, b, common, name, [](auto tag) {
+        using T = decltype(tag);
+        return [](T x, T y) -> bool { return kOp == PyBinary::Eq ? x == y : x != y; };
+      });
+  }
+  return binary_map<true>(a, b, common, name, [](auto tag) {
     using T = decltype(tag);
     return [](T x, T y) -> bool {
       if constexpr (kOp == PyBinary::Lt) return x < y;

@@ -7,6 +7,8 @@ namespace fx {
 
 // The float view [..., 2] of a complex tensor's storage (torch.view_as_real); FxError for a real one.
 Tensor view_as_real(const Tensor& x);
+// The complex view of a float32/float64 [..., 2] tensor (torch.view_as_complex, with its checks).
+Tensor view_as_complex(const Tensor& x);
 // A complex tensor from the broadcast real and imaginary parts (float32 → complex64, float64 → complex128).
 Tensor complex_from_parts(const Tensor& re, const Tensor& im, const char* op);
 // |x| and arg(x) of a complex tensor, in its real dtype.

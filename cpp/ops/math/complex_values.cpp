@@ -28,6 +28,22 @@ Tensor view_as_real(const Tensor& x) {
   return Tensor(x.storage(), dtype_real_part(x.dtype()), shape, strides, x.offset() * 2);
 }
 
+Tensor view_as_complex(const Tensor& x) {
+  if (x.dtype() != DType::Float32 && x.dtype() != DType::Float64)
+    throw FxError(std::string("view_as_complex is only supported for float and double tensors, but got a tensor "
+                              "of scalar type: ") + torch_type_name(x.dtype()));
+  if (x.dim() == 0) throw FxError("Input tensor must have one or more dimensions");
+  if (x.shape().back() != 2) throw FxError("Tensor must have a last dimension of size 2");
+  if (x.strides().back() != 1) throw FxError("Tensor must have a last dimension with stride 1");
+  Shape shape(x.shape().begin(), x.shape().end() - 1), strides(x.strides().begin(), x.strides().end() - 1);
+  for (int64_t& s : strides) {
+    if (s % 2 != 0) throw FxError("Tensor must have a stride divisible by 2 for all but last dimension");
+    s /= 2;
+  }
+  if (x.offset() % 2 != 0) throw FxError("Tensor must have a storage_offset divisible by 2");
+  return Tensor(x.storage(), dtype_to_complex(x.dtype()), shape, strides, x.offset() / 2);
+}
+
 Tensor complex_from_parts(const Tensor& re, const Tensor& im, const char* op) {
   const DType dt = re.dtype();
   if (dt != im.dtype() || (dt != DType::Float32 && dt != DType::Float64 && dt != DType::Float16))
@@ -60,20 +76,7 @@ Object view_as_real_op(const OpCall& call) {
 
 Object view_as_complex_op(const OpCall& call) {
   static const Schema schema("view_as_complex(input|self)");
-  const Tensor& x = schema.parse(call).tensor(0);
-  if (x.dtype() != DType::Float32 && x.dtype() != DType::Float64)
-    throw FxError(std::string("view_as_complex is only supported for float and double tensors, but got a tensor "
-                              "of scalar type: ") + torch_type_name(x.dtype()));
-  if (x.dim() == 0) throw FxError("Input tensor must have one or more dimensions");
-  if (x.shape().back() != 2) throw FxError("Tensor must have a last dimension of size 2");
-  if (x.strides().back() != 1) throw FxError("Tensor must have a last dimension with stride 1");
-  Shape shape(x.shape().begin(), x.shape().end() - 1), strides(x.strides().begin(), x.strides().end() - 1);
-  for (int64_t& s : strides) {
-    if (s % 2 != 0) throw FxError("Tensor must have a stride divisible by 2 for all but last dimension");
-    s /= 2;
-  }
-  if (x.offset() % 2 != 0) throw FxError("Tensor must have a storage_offset divisible by 2");
-  return Tensor(x.storage(), dtype_to_complex(x.dtype()), shape, strides, x.offset() / 2);
+  return view_as_complex(schema.parse(call).tensor(0));
 }
 
 Object real_op(const OpCall& call) {

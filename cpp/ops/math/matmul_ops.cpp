@@ -56,6 +56,11 @@ Object bmm_op(const OpCall& call) {
 // beta·input + alpha·product, with beta = 0 ignoring input (NaN in it does not propagate), as torch does.
 Tensor scale_add(const Tensor& product, const Tensor& input, Number beta, Number alpha) {
   const OpRegistry& r = OpRegistry::global();
+  // integer products take beta and alpha as integers (torch's alpha.to<int64_t>(): 0.6 → 0)
+  if (dtype_is_integral(product.dtype())) {
+    if (beta.is_float()) beta = Number::integer(static_cast<int64_t>(beta.d));
+    if (alpha.is_float()) alpha = Number::integer(static_cast<int64_t>(alpha.d));
+  }
   Object p = product;
   if (alpha.as_double() != 1.0) p = r.call("torch.mul", {p, alpha.to_object()});
   if (beta.as_double() == 0.0) return p.tensor();
@@ -126,6 +131,13 @@ Object dot_op(const OpCall& call) {
   return matmul_tensor(x, y);
 }
 
+// vdot: dot with the first vector conjugated (complex ones)
+Object vdot_op(const OpCall& call) {
+  OpCall conjugated = call;
+  if (!conjugated.args.empty()) conjugated.args[0] = OpRegistry::global().call("torch.conj", {conjugated.args[0]});
+  return dot_op(conjugated);
+}
+
 Object mv_op(const OpCall& call) {
   static const Schema schema("mv(input|self, vec)");
   Args a = schema.parse(call);
@@ -175,7 +187,7 @@ const OpRow kOps[] = {
     {"torch.addmm", "torch.Tensor.addmm aten.addmm.default", "addmm", addmm_op},
     {"torch.baddbmm", "torch.Tensor.baddbmm aten.baddbmm.default", "baddbmm", baddbmm_op},
     {"torch.dot", "torch.Tensor.dot aten.dot.default", "dot", dot_op},
-    {"torch.vdot", "torch.Tensor.vdot aten.vdot.default", "vdot", dot_op},  // (real tensors: no conjugate)
+    {"torch.vdot", "torch.Tensor.vdot aten.vdot.default", "vdot", vdot_op},
     {"torch.addmv", "torch.Tensor.addmv aten.addmv.default", "addmv", addmv_op},
     {"torch.addr", "torch.Tensor.addr aten.addr.default", "addr", addr_op},
     {"torch.addbmm", "torch.Tensor.addbmm aten.addbmm.default", "addbmm", addbmm_op},

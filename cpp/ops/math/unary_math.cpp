@@ -1,5 +1,6 @@
 // Elementwise unary ops: abs, neg and relu keep the dtype; exp, log, sqrt, sin, cos, tanh, sigmoid
-// compute in floating point (an integer or bool input gives the default float32, as torch does).
+// compute in floating point (an integer or bool input gives the default float32, as torch does), or in
+// complex for a complex input (abs of it is real).
 #include <cmath>
 #include <type_traits>
 
@@ -78,6 +79,11 @@ Object float_unary(const OpCall& call, const char* name, F f) {
   static const Schema schema(std::string(name) + "(input|self)");  // one per F
   Args a = schema.parse(call);
   const Tensor& x = a.tensor(0);
+  if (dtype_is_complex(x.dtype()))  // std::complex's functions (principal branches, as torch's)
+    return unary_map<false, Compute::Complex>(x, x.dtype(), name, [](auto tag) {
+      using T = decltype(tag);
+      return [](T v) -> T { return F{}(v); };
+    });
   DType out = dtype_is_floating(x.dtype()) ? x.dtype() : kDefaultFloat;
   return unary_map<false, Compute::Float>(x, out, name, [](auto tag) {
     using T = decltype(tag);

@@ -88,11 +88,14 @@ Object tensor_attr(const Tensor& x, const std::string& name, bool* found) {
   if (name == "device") return Object(Value::device("cpu"));
   if (name == "ndim") return Object(Value::integer(x.dim()));
   if (name == "T") return tensor_T(x);
-  if (name == "mT" || name == "mH") return tensor_mT(x);
+  if (name == "mT") return tensor_mT(x);
+  // the conjugate transposes: conjugated (a copy) for a complex tensor, the transpose view otherwise
+  auto adjoint = [](Object t) { return dtype_is_complex(t.tensor().dtype()) ? call_op("torch.conj", {t}) : t; };
+  if (name == "mH") return adjoint(tensor_mT(x));
   if (name == "H") {
     if (x.dim() > 2) throw FxError("tensor.H is only supported on matrices (2-D tensors). Got " +
                                    std::to_string(x.dim()) + "-D tensor.");
-    return tensor_T(x);
+    return adjoint(tensor_T(x));
   }
   if (name == "real" || name == "imag") return call_op(name == "real" ? "torch.real" : "torch.imag", {Object(x)});
   if (name == "data") return make_view(x, x.shape(), x.strides(), x.offset());

@@ -190,11 +190,13 @@ Object prod_op(const OpCall& call) {
   Args a = schema.parse(call);
   Tensor x = a.tensor(0);
   if (auto dt = a.dtype(3)) x = to_dtype(x, *dt);
-  const DType out = dtype_is_floating(x.dtype()) ? x.dtype() : DType::Int64;
+  // the given dtype, else int64 for integers and bool (a bool product computes as integers: 0 or 1)
+  const DType out = a.dtype(3) ? *a.dtype(3) : dtype_is_floating(x.dtype()) ? x.dtype() : DType::Int64;
   std::optional<std::vector<int64_t>> dims;
   if (!a.is_none(1)) dims = std::vector<int64_t>{a.integer(1)};
-  ReducePlan p = plan_reduce(to_dtype(x, compute_dtype(out)), dims, a.boolean(2));
-  Tensor y = Tensor::empty(p.out_shape, compute_dtype(out));
+  const DType acc = dtype_is_floating(out) ? compute_dtype(out) : DType::Int64;
+  ReducePlan p = plan_reduce(to_dtype(x, acc), dims, a.boolean(2));
+  Tensor y = Tensor::empty(p.out_shape, acc);
   dispatch_wide(y.dtype(), "prod", [&](auto tag) {  // (y is float32, float64 or int64)
     using T = decltype(tag);
     if constexpr (std::is_floating_point_v<T>) {

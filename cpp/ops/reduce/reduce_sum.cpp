@@ -1,9 +1,11 @@
 // sum over all or some dims (torch.sum / Tensor.sum / aten.sum.*), with keepdim and dtype. Integer and
-// bool inputs sum to int64 as torch does; floats accumulate in double and round once.
+// bool inputs sum to int64 as torch does; floats accumulate in double and round once; complex ones sum their
+// real and imaginary parts.
 #include <algorithm>
 
 #include "kernels/reduce_scalar.h"
 #include "ops/dispatch.h"
+#include "ops/math/complex_math.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "ops/tensor_util.h"
@@ -32,6 +34,15 @@ std::vector<bool> reduced_dims(const std::optional<std::vector<int64_t>>& dims, 
 Tensor sum_tensor(const Tensor& input, const std::optional<std::vector<int64_t>>& dims, bool keepdim,
                   std::optional<DType> dtype) {
   Tensor x = dtype ? to_dtype(input, *dtype) : input;
+  if (dtype_is_complex(x.dtype())) {
+    // each part of the (real, imaginary) view sums on its own over the same dims
+    if (x.dim() == 0) return x.clone();
+    std::vector<int64_t> real_dims;
+    const std::vector<bool> mask = reduced_dims(dims, x.dim());
+    for (int64_t d = 0; d < x.dim(); ++d)
+      if (mask[d]) real_dims.push_back(d);
+    return view_as_complex(sum_tensor(view_as_real(x), real_dims, keepdim, std::nullopt).contiguous());
+  }
   const DType out_dtype = dtype ? *dtype : (dtype_is_floating(x.dtype()) ? x.dtype() : DType::Int64);
   const std::vector<bool> mask = reduced_dims(dims, x.dim());
   Shape out_shape;

@@ -108,5 +108,17 @@ TEST(ComplexOps, AbsAngleConjPolar) {
   EXPECT_EQ(at(made, 1), C(-1, 0));
 }
 
+TEST(ComplexOps, OpsWithoutComplexKernelsRefuseRatherThanDropTheImaginaryPart) {
+  Tensor z = complex_tensor({2}, {C(0, 1), C(2, 3)});
+  for (const char* op : {"torch.exp", "torch.sum", "torch.sigmoid", "torch.eq"}) {
+    std::vector<Object> args = {Object(z)};
+    if (std::string(op) == "torch.eq") args.push_back(Object(z));
+    EXPECT_THROW(call_op(op, args), FxError) << op;
+  }
+  // explicit casts keep the real part, as torch's .to() does
+  Tensor f = call_op("torch.Tensor.float", {Object(z)}).tensor();
+  EXPECT_EQ(f.data<float>()[1], 2.0f);
+}
+
 }  // namespace
 }  // namespace fx
