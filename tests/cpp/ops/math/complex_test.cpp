@@ -108,16 +108,50 @@ TEST(ComplexOps, AbsAngleConjPolar) {
   EXPECT_EQ(at(made, 1), C(-1, 0));
 }
 
+TEST(ComplexOps, OpsThatMoveValuesMoveWholeComplexElements) {
+  Tensor z = complex_tensor({2}, {C(1, 2), C(3, 4)});
+  Tensor w = complex_tensor({1}, {C(5, 6)});
+  Tensor cat = call_op("torch.cat", {Object::list({Object(z), Object(w)})}).tensor();
+  ASSERT_EQ(cat.shape(), (Shape{3}));
+  EXPECT_EQ(at(cat, 2), C(5, 6));
+  Tensor flipped = call_op("torch.flip", {Object(z), Object::list({Object(Value::integer(0))})}).tensor();
+  EXPECT_EQ(at(flipped, 0), C(3, 4));
+  Tensor d = Tensor::empty({2}, DType::Complex128);
+  d.data<std::complex<double>>()[0] = {1, -1};
+  d.data<std::complex<double>>()[1] = {2, -2};
+  Tensor padded = call_op("torch.nn.functional.pad", {Object(d), Object::tuple({Object(Value::integer(1)), Object(Value::integer(0))})}).tensor();
+  ASSERT_EQ(padded.shape(), (Shape{3}));
+  EXPECT_EQ(padded.contiguous().data<std::complex<double>>()[2], std::complex<double>(2, -2));
+  EXPECT_EQ(padded.contiguous().data<std::complex<double>>()[0], std::complex<double>(0, 0));
+}
+
 TEST(ComplexOps, OpsWithoutComplexKernelsRefuseRatherThanDropTheImaginaryPart) {
   Tensor z = complex_tensor({2}, {C(0, 1), C(2, 3)});
-  for (const char* op : {"torch.exp", "torch.sum", "torch.sigmoid", "torch.eq"}) {
+  for (const char* op : {"torch.log1p", "torch.lt", "torch.maximum", "torch.isnan"}) {
     std::vector<Object> args = {Object(z)};
-    if (std::string(op) == "torch.eq") args.push_back(Object(z));
+    if (std::string(op) == "torch.lt" || std::string(op) == "torch.maximum") args.push_back(Object(z));
     EXPECT_THROW(call_op(op, args), FxError) << op;
   }
   // explicit casts keep the real part, as torch's .to() does
   Tensor f = call_op("torch.Tensor.float", {Object(z)}).tensor();
   EXPECT_EQ(f.data<float>()[1], 2.0f);
+}
+
+TEST(ComplexOps, ElementwiseFunctionsSumAndMatmul) {
+  Tensor z = complex_tensor({2}, {C(0, 1), C(2, 3)});
+  Tensor e = call("torch.exp", {Object(z)});
+  EXPECT_LT(std::abs(at(e, 1) - std::exp(C(2, 3))), 1e-4f);
+  Tensor s = call("torch.sum", {Object(z)});
+  EXPECT_EQ(s.dim(), 0);
+  EXPECT_EQ(at(s, 0), C(2, 4));
+  Tensor eq = call("torch.eq", {Object(z), Object(complex_tensor({2}, {C(0, 1), C(2, -3)}))});
+  EXPECT_TRUE(eq.data<bool>()[0]);
+  EXPECT_FALSE(eq.data<bool>()[1]);
+  Tensor m = complex_tensor({2, 2}, {C(1, 1), C(0, 2), C(-1, 0), C(3, -1)});
+  Tensor v = complex_tensor({2}, {C(2, 0), C(1, 1)});
+  Tensor mv = call("torch.matmul", {Object(m), Object(v)});
+  EXPECT_LT(std::abs(at(mv, 0) - (C(1, 1) * C(2, 0) + C(0, 2) * C(1, 1))), 1e-6f);
+  EXPECT_LT(std::abs(at(mv, 1) - (C(-1, 0) * C(2, 0) + C(3, -1) * C(1, 1))), 1e-6f);
 }
 
 }  // namespace
