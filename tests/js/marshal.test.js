@@ -124,7 +124,7 @@ test('the packed form holds tensors in tuples and lists, and None; anything else
   const packed = toPacked(values, codes);
   expect(packed.slice(0, 7)).toEqual([1, 4, 0, codes.get('float32'), 2, 64, 24]);
   expect(fromPacked(Float64Array.from(packed), 0, names)).toEqual({ $tuple: values });
-  for (const other of [1, 'x', true, { $float: 'nan' }, { $dict: {} }, { $dtype: 'float32' }, [t('complex64', [1])]]) {
+  for (const other of [1, 'x', true, { $float: 'nan' }, { $dict: {} }, { $dtype: 'float32' }, [t('complex32', [1])]]) {
     expect(toPacked([t('float32', [1]), other], codes)).toBeNull();
   }
   // A run whose output holds an int or a dict answers JSON.
