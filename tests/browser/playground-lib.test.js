@@ -3,13 +3,14 @@
 import { describe, expect, test } from '@jest/globals';
 import { parseTabular } from '../../web/playground/lib/tabular.js';
 import { reprArg } from '../../web/playground/lib/repr.js';
-import { flattenOutputs, tensorStats, topK } from '../../web/playground/lib/outputs.js';
+import { describeOutput, flattenOutputs, tensorStats, topK } from '../../web/playground/lib/outputs.js';
 import { metaShapes, profileShapes } from '../../web/playground/lib/tabular.js';
 import { profileRows, sortRows } from '../../web/playground/lib/profile.js';
 import { diffRows } from '../../web/playground/lib/passes.js';
 import { float16ToNumber, bfloat16ToNumber } from '../../web/playground/lib/half.js';
 import { numberToFloat16, numberToBfloat16 } from '../../web/src/half.js';
 import { inputSpecs } from '../../web/playground/lib/inputs.js';
+import { Tensor } from '../../web/src/tensor.js';
 
 const TABLE = `opcode         name    target            args         kwargs
 -------------  ------  ----------------  -----------  ---------------
@@ -66,6 +67,17 @@ describe('outputs', () => {
     expect(tensorStats(new Float32Array([1, -2, 4]))).toEqual({ min: -2, max: 4, mean: 1 });
     expect(tensorStats(new BigInt64Array([1n, 3n]))).toEqual({ min: 1, max: 3, mean: 2 });
     expect(tensorStats(new Float32Array(0))).toBeNull();
+  });
+});
+
+describe('complex outputs', () => {
+  test('elements print as Python prints complex numbers, statistics over their magnitudes', () => {
+    const z = new Tensor(Float32Array.of(3, 4, 0.5, -2), [2], 'complex64');
+    const d = describeOutput(z);
+    expect(d.meta).toBe('Tensor shape [2] complex64');
+    expect(d.preview).toBe('[(3+4j), (0.5-2j)]');
+    expect(d.stats).toMatch(/^\|z\| min 2\.06\d*  max 5  mean /);
+    expect(topK(new Tensor(new Float32Array(8), [2, 2], 'complex64'))).toBeNull();
   });
 });
 

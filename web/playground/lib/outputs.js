@@ -43,7 +43,32 @@ export function tensorStats(data) {
   return { min, max, mean: sum / n };
 }
 
-function describe(value) {
+// A complex tensor's elements as Python prints them, (1.5-2j), and the statistics of their magnitudes.
+function describeComplex(value) {
+  const { shape, dtype, data } = value;
+  const count = data.length / 2;
+  const shown = [];
+  const magnitudes = new Float64Array(count);
+  for (let i = 0; i < count; i++) {
+    const re = data[2 * i], im = data[2 * i + 1];
+    magnitudes[i] = Math.hypot(re, im);
+    if (i < PREVIEW) shown.push(`(${formatNumber(re, 'float64')}${im < 0 ? '-' : '+'}${formatNumber(Math.abs(im), 'float64')}j)`);
+  }
+  const stats = tensorStats(magnitudes);
+  return {
+    meta: `Tensor shape [${shape.join(', ')}] ${dtype}`,
+    preview: `[${shown.join(', ')}${count > PREVIEW ? `, … (${count} values)` : ''}]`,
+    stats: stats
+      ? `|z| min ${formatNumber(stats.min, 'float64')}  max ${formatNumber(stats.max, 'float64')}  mean ${formatNumber(stats.mean, 'float64')}`
+      : 'empty',
+    shape,
+    dtype,
+  };
+}
+
+/** {meta, preview, stats, shape, dtype} of one output leaf, as its card shows it. */
+export function describeOutput(value) {
+  if (isTensor(value) && (value.dtype === 'complex64' || value.dtype === 'complex128')) return describeComplex(value);
   if (isTensor(value)) {
     const { shape, dtype } = value;
     const data = decodeHalf(value.data, dtype);
@@ -91,7 +116,7 @@ export function renderOutputs(container, result, ms) {
   const leaves = flattenOutputs(result);
   const frag = document.createDocumentFragment();
   for (const { label, value } of leaves) {
-    const d = describe(value);
+    const d = describeOutput(value);
     const card = document.createElement('div');
     card.className = 'output';
     card.dataset.output = label;
