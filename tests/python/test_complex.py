@@ -1,6 +1,6 @@
 """Complex numbers from PyTorch models (issue #22): rotary embeddings written with view_as_complex /
 polar (Meta's Llama reference), a log-power spectrogram front end (torch.stft with a Hann window, as
-torchaudio's Spectrogram), and every FFT of torch.fft — exported through symbolic_trace, make_fx and
+torchaudio's Spectrogram), a vocoder's istft, and every FFT of torch.fft — exported through symbolic_trace, make_fx and
 torch.export, with complex buffers, inputs and outputs stored as safetensors C64/C128, and checked in wasm
 against torch (`fxwasm check`)."""
 import pytest
@@ -82,6 +82,24 @@ class StftVariants(nn.Module):
         return a, b, c
 
 
+class StftRoundTrip(nn.Module):
+    """A vocoder's last step: a (modified) spectrogram back to audio by istft."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("window", torch.hann_window(32))
+
+    def forward(self, wav, gain):
+        spec = torch.stft(wav, 32, 8, window=self.window, return_complex=True)
+        back = torch.istft(spec * gain, 32, 8, window=self.window, length=wav.shape[-1])
+        full = torch.istft(spec, 32, 8, window=self.window)
+        two_sided = torch.stft(wav[0], 16, 4, return_complex=True, onesided=False)
+        c = torch.istft(two_sided, 16, 4, onesided=False, return_complex=True, normalized=False)
+        n = torch.istft(torch.stft(wav, 24, 6, win_length=20, normalized=True, return_complex=True), 24, 6,
+                        win_length=20, normalized=True, center=True, length=150)
+        return back, full, c, n
+
+
 class Ffts(nn.Module):
     def forward(self, x):
         c = torch.fft.fft(x)
@@ -106,6 +124,7 @@ CASES = {
                            ["aten", "export"]),  # (symbolic_trace cannot unpack *xq.shape[:-1])
     "log_spectrogram": (LogSpectrogram, lambda: (torch.randn(2, 400),), ["symbolic", "aten", "export"]),
     "stft_variants": (StftVariants, lambda: (torch.randn(2, 300),), ["symbolic", "export"]),
+    "stft_round_trip": (StftRoundTrip, lambda: (torch.randn(2, 200), torch.rand(17, 1) + 0.5), ["symbolic", "export"]),
     "ffts": (Ffts, lambda: (torch.randn(4, 6),), ["symbolic", "aten", "export"]),
     "complex_arithmetic": (ComplexArithmetic,
                            lambda: (torch.rand(3, 5) + 0.1, torch.randn(3, 5), torch.randn(3, 5, dtype=torch.complex64)),

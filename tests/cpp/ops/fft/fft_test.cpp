@@ -99,5 +99,29 @@ TEST(FftOps, StftFramesAreWindowedDfts) {
                FxError);  // n_fft longer than the signal
 }
 
+TEST(FftOps, IstftInvertsStftAndRefusesAWindowThatCannotOverlapAdd) {
+  std::vector<double> x(64);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = std::cos(0.2 * static_cast<double>(i)) * (1.0 + 0.01 * static_cast<double>(i));
+  std::vector<double> hann(16);
+  for (size_t i = 0; i < 16; ++i) hann[i] = 0.5 - 0.5 * std::cos(2 * M_PI * static_cast<double>(i) / 16.0);
+  const std::vector<std::pair<std::string, Object>> common = {{"hop_length", Object(Value::integer(4))},
+                                                              {"window", Object(float64(hann))}};
+  auto kw = common;
+  kw.push_back({"return_complex", Object(Value::boolean(true))});
+  Tensor s = kw_call("torch.stft", {Object(float64(x)), Object(Value::integer(16))}, kw).tensor();
+  auto ikw = common;
+  ikw.push_back({"length", Object(Value::integer(64))});
+  Tensor y = kw_call("torch.istft", {Object(s), Object(Value::integer(16))}, ikw).tensor();
+  ASSERT_EQ(y.shape(), (Shape{64}));
+  ASSERT_EQ(y.dtype(), DType::Float64);
+  Tensor yc = y.contiguous();
+  for (size_t t = 0; t < 64; ++t) EXPECT_NEAR(yc.data<double>()[t], x[t], 1e-12) << t;
+  // a window of zeros never overlap-adds to anything: torch's NOLA error, not a division by zero
+  auto zero = common;
+  zero[1].second = Object(float64(std::vector<double>(16, 0.0)));
+  EXPECT_THROW(kw_call("torch.istft", {Object(s), Object(Value::integer(16))}, zero), FxError);
+  EXPECT_THROW(kw_call("torch.istft", {Object(float64(x)), Object(Value::integer(16))}), FxError);  // real input
+}
+
 }  // namespace
 }  // namespace fx
