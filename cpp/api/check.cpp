@@ -33,7 +33,7 @@ double bfloat16_to_double(uint16_t b) {
 // Every element of a tensor as double, in row-major order (any dtype, any strides).
 std::vector<double> to_doubles(const Tensor& t) {
   Tensor c = t.contiguous();
-  if (dtype_is_complex(c.dtype())) {  // (real, imaginary) pairs, each part compared on its own
+  if (dtype_is_complex(c.dtype())) {  // (real, imaginary) pairs: compare_complex takes them two at a time
     const int64_t n = 2 * c.numel();
     std::vector<double> out(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i)
@@ -91,6 +91,25 @@ void compare_numbers(double a, double e, const Tolerance& tol, LeafCheck& leaf) 
   if (std::isinf(a) || std::isinf(e) || !(diff <= tol.atol + tol.rtol * std::fabs(e))) ++leaf.mismatched;
 }
 
+// One pair of complex numbers, as torch.isclose compares them: |a - e| <= atol + rtol * |e| with complex
+// magnitudes (a part far smaller than the other is not held to its own relative tolerance); NaN in either
+// part is NaN, an infinite part is close only to the same value.
+void compare_complex(double ar, double ai, double er, double ei, const Tolerance& tol, LeafCheck& leaf) {
+  ++leaf.numel;
+  if (ar == er && ai == ei) return;
+  const bool an = std::isnan(ar) || std::isnan(ai), en = std::isnan(er) || std::isnan(ei);
+  if (an || en) {
+    if (tol.equal_nan && an && en) return;
+    leaf.max_abs = INFINITY;
+    ++leaf.mismatched;
+    return;
+  }
+  const double diff = std::hypot(ar - er, ai - ei), mag = std::hypot(er, ei);
+  leaf.max_abs = std::max(leaf.max_abs, diff);
+  if (mag != 0 && std::isfinite(mag)) leaf.max_rel = std::max(leaf.max_rel, diff / mag);
+  if (!std::isfinite(diff) || !std::isfinite(mag) || !(diff <= tol.atol + tol.rtol * mag)) ++leaf.mismatched;
+}
+
 void compare_leaf(const Object& a, const Object& e, const Tolerance& tol, LeafCheck& leaf) {
   leaf.expected = e.describe();
   leaf.actual = a.describe();
@@ -105,7 +124,11 @@ void compare_leaf(const Object& a, const Object& e, const Tolerance& tol, LeafCh
       leaf.message = "dtype differs: expected " + leaf.expected + ", got " + leaf.actual;
     } else {
       const std::vector<double> av = to_doubles(at), ev = to_doubles(et);
-      for (size_t i = 0; i < av.size(); ++i) compare_numbers(av[i], ev[i], tol, leaf);
+      if (dtype_is_complex(at.dtype())) {
+        for (size_t i = 0; i + 1 < av.size(); i += 2) compare_complex(av[i], av[i + 1], ev[i], ev[i + 1], tol, leaf);
+      } else {
+        for (size_t i = 0; i < av.size(); ++i) compare_numbers(av[i], ev[i], tol, leaf);
+      }
     }
   } else if (is_numeric(e.value()) && is_numeric(a.value())) {
     compare_numbers(numeric(a.value()), numeric(e.value()), tol, leaf);

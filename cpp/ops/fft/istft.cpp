@@ -1,8 +1,8 @@
 // torch.istft: the inverse of stft by overlap-add — each frame's inverse transform (n_fft points; from the
 // one-sided half spectrum when onesided), times the window, added into the signal every hop_length, then
 // divided by the overlap-added squared window (torch's NOLA condition: an error where that sum is ~0);
-// center trims n_fft/2 from both ends, `length` cuts or zero-pads the result. Real result unless
-// return_complex. Computed in complex double and rounded once (ops/fft/fft_util.h).
+// center trims n_fft/2 from both ends, `length` cuts or zero-pads the result. Real result (from the first
+// n_fft/2 + 1 frequencies, as torch's c2r) unless return_complex. Computed in complex double and rounded once (ops/fft/fft_util.h).
 #include <cmath>
 #include <string>
 #include <vector>
@@ -75,17 +75,19 @@ Object istft_op(const OpCall& call) {
   const std::vector<C> spec = fftops::load_padded(x, x.shape());
   const double scale = normalized ? 1.0 / std::sqrt(static_cast<double>(n_fft)) : 1.0 / static_cast<double>(n_fft);
   std::vector<C> signal(static_cast<size_t>(batch * expected), C(0, 0));
-  std::vector<double> envelope(static_cast<size_t>(expected), 0.0);
+  std::vector<C> envelope(static_cast<size_t>(expected), C(0, 0));  // Σ window² (not |window|², as torch)
   std::vector<C> line(static_cast<size_t>(n_fft));
   for (int64_t f = 0; f < frames; ++f)
-    for (int64_t k = 0; k < n_fft; ++k) envelope[f * hop + k] += std::norm(window[k]);
+    for (int64_t k = 0; k < n_fft; ++k) envelope[f * hop + k] += window[k] * window[k];
   for (int64_t b = 0; b < batch; ++b)
     for (int64_t f = 0; f < frames; ++f) {
       const C* col = spec.data() + b * freqs * frames + f;  // [freqs, frames] of batch b, column f
       for (int64_t k = 0; k < n_fft; ++k) line[k] = C(0, 0);
-      if (onesided) {  // the Hermitian half: imaginary parts of the DC and Nyquist terms ignored, as irfft
+      if (!return_complex) {
+        // a real result comes from the first n_fft/2 + 1 frequencies as a Hermitian half (torch slices a
+        // two-sided input to them): imaginary parts of the DC and Nyquist terms ignored, as irfft
         line[0] = C(col[0].real(), 0);
-        for (int64_t k = 1; k < freqs; ++k) {
+        for (int64_t k = 1; k < n_fft / 2 + 1; ++k) {
           const C v = col[k * frames];
           if (2 * k == n_fft) {
             line[k] = C(v.real(), 0);
@@ -102,7 +104,7 @@ Object istft_op(const OpCall& call) {
     }
   for (int64_t t = start; t < std::min(end, expected); ++t)
     if (std::abs(envelope[t]) < 1e-11)
-      throw FxError("istft(...): window overlap add min: " + std::to_string(envelope[t]) +
+      throw FxError("istft(...): window overlap add min: " + std::to_string(std::abs(envelope[t])) +
                     " (the window does not satisfy the NOLA condition)");
   Tensor y = Tensor::zeros({batch, out_len}, DType::Complex128);
   C* out = y.data<C>();

@@ -38,6 +38,13 @@ Object vecdot_op(const OpCall& call) {
   return call_op("torch.sum", {call_op("torch.mul", {call_op("torch.conj", {a[0]}), a[1]}), a[2]});
 }
 
+// linalg.diagonal(A, *, offset=0, dim1=-2, dim2=-1): torch.diagonal with the matrix dims last by default
+Object linalg_diagonal_op(const OpCall& call) {
+  static const Schema schema("linalg_diagonal(A|input, *, offset=0, dim1=-2, dim2=-1)");
+  Args a = schema.parse(call);
+  return call_op("torch.diagonal", {a[0], a[1], a[2], a[3]});
+}
+
 // vander(x, *, N=None): [..., n, N] of x⁰ … x^(N-1), the powers by cumulative product
 Object vander_op(const OpCall& call) {
   static const Schema schema("linalg_vander(x|input, *, N=None)");
@@ -343,6 +350,7 @@ Object matrix_rank_op(const OpCall& call) {
 #define LINALG(n) "torch._C._linalg.linalg_" n " aten.linalg_" n ".default"
 const OpRow kOps[] = {
     {"torch.linalg.vecdot", LINALG("vecdot"), "", vecdot_op},
+    {"torch.linalg.diagonal", LINALG("diagonal"), "", linalg_diagonal_op},
     {"torch.linalg.vander", LINALG("vander"), "", vander_op},
     {"torch.linalg.multi_dot", LINALG("multi_dot"), "", multi_dot_op},
     {"torch.linalg.matrix_power", LINALG("matrix_power") " torch.matrix_power torch.Tensor.matrix_power",

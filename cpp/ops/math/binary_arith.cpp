@@ -2,6 +2,7 @@
 // pow — under their torch, Tensor-method, operator and aten names. Two Python numbers follow Python
 // (operator.add(2, 3) == 5, operator.truediv(1, 2) == 0.5); anything with a tensor follows torch.
 #include <cmath>
+#include <complex>
 #include <type_traits>
 
 #include "ops/array/view_util.h"
@@ -262,6 +263,22 @@ Object pow_op(const OpCall& call) {
     return py_binary(PyBinary::Pow, args.number(0), args.number(1)).to_object();
   Binary in = operands(args, "pow");
   if (in.dtype == DType::Bool) throw FxError("\"pow\" not implemented for 'Bool'");
+  if (dtype_is_complex(in.dtype)) {  // small number exponents as products, as torch's complex pow kernel
+    const double e = in.b.is_scalar ? in.b.number.as_double() : 0.0;
+    const int special = !in.b.is_scalar ? 0 : e == 2.0 ? 1 : e == 3.0 ? 2 : e == -1.0 ? 3 : e == 0.5 ? 4 : 0;
+    return binary_map<false, Compute::Complex>(in.a, in.b, in.dtype, "pow", [special](auto tag) {
+      using T = decltype(tag);
+      return [special](T x, T y) -> T {
+        switch (special) {
+          case 1: return x * x;
+          case 2: return x * x * x;
+          case 3: return T(1) / x;
+          case 4: return std::sqrt(x);
+          default: return std::pow(x, y);
+        }
+      };
+    });
+  }
   if (!dtype_is_floating(in.dtype) && in.b.is_scalar && in.b.number.i < 0)
     throw FxError("Integers to negative integer powers are not allowed.");
   // A number exponent takes torch's special cases (sqrt for 0.5: pow(-inf, 0.5) is nan there, not inf).

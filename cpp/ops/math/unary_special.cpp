@@ -45,12 +45,57 @@ T float_fn(T v) {
   }
 }
 
+// The ops above that std::complex has (its principal branches, as torch's), on complex tensors; the others
+// refuse them (kernel dispatch or to_dtype).
+template <int kFn>
+constexpr bool kHasComplex = kFn == Log10 || (kFn >= Reciprocal && kFn <= Atanh) || kFn == Square ||
+                             (kFn >= IsNan && kFn <= LogicalNot);
+
+template <int kFn>
+Object complex_unary(const Tensor& x) {
+  if constexpr (kFn >= IsNan && kFn <= LogicalNot) {
+    return unary_map<true, Compute::Complex>(x, x.dtype(), kNames[kFn], [](auto tag) {
+      using T = decltype(tag);
+      return [](T v) -> bool {
+        const auto re = v.real(), im = v.imag();
+        if constexpr (kFn == IsNan) return std::isnan(re) || std::isnan(im);
+        else if constexpr (kFn == IsInf) return std::isinf(re) || std::isinf(im);
+        else if constexpr (kFn == IsFinite) return std::isfinite(re) && std::isfinite(im);
+        else return v == T(0);
+      };
+    });
+  } else {
+    return unary_map<false, Compute::Complex>(x, x.dtype(), kNames[kFn], [](auto tag) {
+      using T = decltype(tag);
+      return [](T v) -> T {
+        switch (kFn) {
+          case Log10: return std::log10(v);
+          case Reciprocal: return T(1) / v;
+          case Tan: return std::tan(v);
+          case Asin: return std::asin(v);
+          case Acos: return std::acos(v);
+          case Atan: return std::atan(v);
+          case Sinh: return std::sinh(v);
+          case Cosh: return std::cosh(v);
+          case Asinh: return std::asinh(v);
+          case Acosh: return std::acosh(v);
+          case Atanh: return std::atanh(v);
+          default: return v * v;  // Square
+        }
+      };
+    });
+  }
+}
+
 template <int kFn>
 Object unary_op(const OpCall& call) {
   static const Schema schema(std::string(kNames[kFn]) + "(input|self)");
   Args a = schema.parse(call);
   const Tensor& x = a.tensor(0);
   const DType dt = x.dtype();
+  if constexpr (kHasComplex<kFn>) {
+    if (dtype_is_complex(dt)) return complex_unary<kFn>(x);
+  }
   const bool fl = dtype_is_floating(dt);
   if constexpr (kFn <= Frac) {
     if (kFn == Frac && !fl) throw FxError(std::string("\"frac_cpu\" not implemented for '") + torch_type_name(dt) + "'");

@@ -49,6 +49,11 @@ Object mean_op(const OpCall& call) {
   Args a = schema.parse(call);
   Tensor x = a.tensor(0);
   if (auto dt = a.dtype(3)) x = to_dtype(x, *dt);
+  if (dtype_is_complex(x.dtype())) {  // each part's mean: the sum over the same dims, divided by the count
+    const Tensor sum = call_op("torch.sum", {Object(x), a[1], a[2]}).tensor();
+    const int64_t count = sum.numel() ? x.numel() / sum.numel() : 0;
+    return call_op("torch.div", {Object(sum), Object(Value::integer(count))});
+  }
   if (!dtype_is_floating(x.dtype()))
     throw FxError("mean(): could not infer output dtype. Input dtype must be either a floating point or complex "
                   "dtype. Got: " + torch_dtype_title(x.dtype()));

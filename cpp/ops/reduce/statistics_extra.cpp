@@ -61,7 +61,8 @@ Object cov_tensor(const Tensor& input, int64_t correction, const Object& fw, con
   else if (norm_factor.value().as_int() < 0) norm_factor = integer(0);
   Object xm = sub(xs, call_op("torch.unsqueeze", {avg, integer(1)}));
   Object right = weighted ? mul(xm, w) : xm;
-  Object c = call_op("torch.mm", {xm, call_op("torch.t", {right})});
+  // xm · right^H: the conjugate transpose (torch.conj is the tensor itself for real ones)
+  Object c = call_op("torch.mm", {xm, call_op("torch.conj", {call_op("torch.t", {right})})});
   return call_op("torch.squeeze", {div(c, norm_factor)});
 }
 
