@@ -19,8 +19,6 @@ NOT_SUPPORTED = {
     "aten.native_layer_norm_backward.default": "backward",
     # random numbers: no generator matches torch's stream
     "aten.rand.default": "random", "aten.randn.default": "random", "aten.randperm.default": "random",
-    # issue #22: complex tensors and FFT, data-dependent reads
-    "aten._fft_c2r.default": "FFT (complex)", "aten._fft_r2c.default": "FFT (complex)",
     # out= variants, raw strides, storage offsets: not produced by inference exports
     "aten.atan2.out": "out= variant", "aten.empty_strided.default": "explicit strides",
     "aten.sym_storage_offset.default": "storage offsets",
