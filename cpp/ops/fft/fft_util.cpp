@@ -89,6 +89,14 @@ void nd_dims(const Args& a, size_t s_index, size_t dim_index, int64_t ndim, bool
   *sizes = s;
 }
 
+std::vector<C> centred_window(const Tensor* window, int64_t win_length, int64_t n_fft) {
+  std::vector<C> out(static_cast<size_t>(n_fft), C(0, 0));
+  const int64_t left = (n_fft - win_length) / 2;
+  const std::vector<C> w = window ? load_padded(*window, {win_length}) : std::vector<C>(win_length, C(1, 0));
+  for (int64_t i = 0; i < win_length; ++i) out[left + i] = w[i];
+  return out;
+}
+
 DType real_dtype_of(const Tensor& input) {
   const DType t = dtype_real_part(input.dtype());
   return t == DType::Float64 ? DType::Float64 : kDefaultFloat;

@@ -44,6 +44,10 @@ std::vector<int64_t> checked_dims(std::vector<int64_t> dims, int64_t ndim, const
 void nd_dims(const Args& a, size_t s_index, size_t dim_index, int64_t ndim, bool two, std::vector<int64_t>* sizes,
              std::vector<int64_t>* dims);
 
+// stft/istft's window: `window` (win_length values, real or complex; ones when null) centred in n_fft
+// points, zero outside.
+std::vector<C> centred_window(const Tensor* window, int64_t win_length, int64_t n_fft);
+
 // The real dtype a transform of `input` computes in (float32 for integers and float16, float64 stays).
 DType real_dtype_of(const Tensor& input);
 

@@ -64,14 +64,7 @@ Object istft_op(const OpCall& call) {
   const DType out_dtype = return_complex ? x.dtype() : real;
   const Shape result = batched ? Shape{batch, out_len} : Shape{out_len};
   if (meta_mode()) return Tensor::meta(result, out_dtype);
-  std::vector<C> window(static_cast<size_t>(n_fft), C(0, 0));
-  const int64_t left = (n_fft - win_length) / 2;
-  if (has_window) {
-    const std::vector<C> w = fftops::load_padded(a.tensor(4), {win_length});
-    for (int64_t i = 0; i < win_length; ++i) window[left + i] = w[i];
-  } else {
-    for (int64_t i = 0; i < win_length; ++i) window[left + i] = C(1, 0);
-  }
+  const std::vector<C> window = fftops::centred_window(has_window ? &a.tensor(4) : nullptr, win_length, n_fft);
   const std::vector<C> spec = fftops::load_padded(x, x.shape());
   const double scale = normalized ? 1.0 / std::sqrt(static_cast<double>(n_fft)) : 1.0 / static_cast<double>(n_fft);
   std::vector<C> signal(static_cast<size_t>(batch * expected), C(0, 0));

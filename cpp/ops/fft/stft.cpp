@@ -90,14 +90,7 @@ Object stft_op(const OpCall& call) {
     if (!return_complex) result.push_back(2);
     return Tensor::meta(result, return_complex ? out_dtype : wide);
   }
-  // the window, centred in n_fft points
-  std::vector<C> window(static_cast<size_t>(n_fft), C(0, 0));
-  if (has_window) {
-    const std::vector<C> w = fftops::load_padded(a.tensor(4), {win_length});
-    for (int64_t i = 0; i < win_length; ++i) window[left + i] = w[i];
-  } else {
-    for (int64_t i = 0; i < win_length; ++i) window[left + i] = C(1, 0);
-  }
+  const std::vector<C> window = fftops::centred_window(has_window ? &a.tensor(4) : nullptr, win_length, n_fft);
   const std::vector<C> signal = fftops::load_padded(x, x.shape());
   const double scale = a.boolean(7) ? 1.0 / std::sqrt(static_cast<double>(n_fft)) : 1.0;
   Tensor y = Tensor::empty({batch, freqs, frames}, DType::Complex128);

@@ -22,27 +22,25 @@ const char* const kNames[] = {"erf", "erfc", "log1p", "expm1", "log2", "log10", 
                               "trunc", "sign", "square", "isnan", "isinf", "isfinite", "logical_not", "bitwise_not"};
 
 template <int kFn, typename T>
-T float_fn(T v) {
-  switch (kFn) {
-    case Erf: return std::erf(v);
-    case Erfc: return std::erfc(v);
-    case Log1p: return std::log1p(v);
-    case Expm1: return std::expm1(v);
-    case Log2: return std::log2(v);
-    case Log10: return std::log10(v);
-    case Exp2: return std::exp2(v);
-    case Reciprocal: return T(1) / v;
-    case Tan: return std::tan(v);
-    case Asin: return std::asin(v);
-    case Acos: return std::acos(v);
-    case Atan: return std::atan(v);
-    case Sinh: return std::sinh(v);
-    case Cosh: return std::cosh(v);
-    case Asinh: return std::asinh(v);
-    case Acosh: return std::acosh(v);
-    case Atanh: return std::atanh(v);
-    default: return v - std::trunc(v);  // Frac
-  }
+T float_fn(T v) {  // (if constexpr: T may be std::complex for the functions it has, see kHasComplex)
+  if constexpr (kFn == Erf) return std::erf(v);
+  else if constexpr (kFn == Erfc) return std::erfc(v);
+  else if constexpr (kFn == Log1p) return std::log1p(v);
+  else if constexpr (kFn == Expm1) return std::expm1(v);
+  else if constexpr (kFn == Log2) return std::log2(v);
+  else if constexpr (kFn == Log10) return std::log10(v);
+  else if constexpr (kFn == Exp2) return std::exp2(v);
+  else if constexpr (kFn == Reciprocal) return T(1) / v;
+  else if constexpr (kFn == Tan) return std::tan(v);
+  else if constexpr (kFn == Asin) return std::asin(v);
+  else if constexpr (kFn == Acos) return std::acos(v);
+  else if constexpr (kFn == Atan) return std::atan(v);
+  else if constexpr (kFn == Sinh) return std::sinh(v);
+  else if constexpr (kFn == Cosh) return std::cosh(v);
+  else if constexpr (kFn == Asinh) return std::asinh(v);
+  else if constexpr (kFn == Acosh) return std::acosh(v);
+  else if constexpr (kFn == Atanh) return std::atanh(v);
+  else return v - std::trunc(v);  // Frac
 }
 
 // The ops above that std::complex has (its principal branches, as torch's), on complex tensors; the others
@@ -68,20 +66,8 @@ Object complex_unary(const Tensor& x) {
     return unary_map<false, Compute::Complex>(x, x.dtype(), kNames[kFn], [](auto tag) {
       using T = decltype(tag);
       return [](T v) -> T {
-        switch (kFn) {
-          case Log10: return std::log10(v);
-          case Reciprocal: return T(1) / v;
-          case Tan: return std::tan(v);
-          case Asin: return std::asin(v);
-          case Acos: return std::acos(v);
-          case Atan: return std::atan(v);
-          case Sinh: return std::sinh(v);
-          case Cosh: return std::cosh(v);
-          case Asinh: return std::asinh(v);
-          case Acosh: return std::acosh(v);
-          case Atanh: return std::atanh(v);
-          default: return v * v;  // Square
-        }
+        if constexpr (kFn == Square) return v * v;
+        else return float_fn<kFn, T>(v);
       };
     });
   }
