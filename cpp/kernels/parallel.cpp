@@ -165,7 +165,10 @@ void parallel_for_raw(size_t n, ParallelFn fn, void* ctx, size_t ranges_per_thre
   p.wake.notify_all();
   p.finish(p.run_chunks(gen, fn, ctx, n, count), count);
   auto all_done = [&] { return p.finished.load(std::memory_order_acquire) == count; };
-  for (int spin = 0; spin < 2000 && !all_done(); ++spin) {
+  // Within a HotSection the caller spins until the workers' chunks are done: they run on cores of their
+  // own and finish within microseconds of it, and a sleep on the condition variable would cost a wake-up
+  // (~20–100 µs) per job — more than a decoding step's GEMV takes.
+  for (int spin = 0; (spin < 2000 || g_hot.load(std::memory_order_relaxed) > 0) && !all_done(); ++spin) {
   }
   if (!all_done()) {
     std::unique_lock<std::mutex> lock(p.mu);

@@ -2,9 +2,9 @@
 // tests/corpus/zoo.py) and for profiling outside the browser.
 //   fxwasm_native check FILE... [--rtol R] [--atol A] [--equal-nan]
 // (--equal-nan: NaN counts equal to NaN, as in tests/python/check_many.mjs) prints "PASS <stem> <ms>" or "FAIL <stem>: <why>" per file; exit 0 when all pass, 1 otherwise, 2 on usage.
-//   fxwasm_native bench FILE [--runs N]
+//   fxwasm_native bench FILE [--runs N] [--threads T]
 // loads FILE, runs its reference inputs N times (default 200) and prints the load time and the median and
-// best run times in ms (a native view of the per-run cost, e.g. under perf).
+// best run times in ms (a native view of the per-run cost, e.g. under perf) with T kernel threads (default 1).
 //   fxwasm_native ops
 // prints what the runtime supports as JSON (api/supported.h), as `fxwasm ops --json` does from the wasm.
 #include <algorithm>
@@ -19,6 +19,7 @@
 
 #include "api/model.h"
 #include "api/supported.h"
+#include "kernels/parallel.h"
 #include "support/error.h"
 
 namespace {
@@ -45,7 +46,7 @@ std::string check_file(const std::string& path, double rtol, double atol, bool e
 
 int usage() {
   std::cerr << "usage: fxwasm_native check FILE... [--rtol R] [--atol A] [--equal-nan]\n"
-               "       fxwasm_native bench FILE [--runs N]\n";
+               "       fxwasm_native bench FILE [--runs N] [--threads T]\n";
   return 2;
 }
 
@@ -94,10 +95,15 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (argc >= 3 && std::string(argv[1]) == "bench") {
-    int runs = 200;
-    if (argc == 5 && std::string(argv[3]) == "--runs") runs = std::atoi(argv[4]);
-    else if (argc != 3) return usage();
-    return runs > 0 ? bench(argv[2], runs) : usage();
+    int runs = 200, threads = 1;
+    for (int i = 3; i < argc; i += 2) {
+      const std::string a = argv[i];
+      if (i + 1 >= argc || (a != "--runs" && a != "--threads")) return usage();
+      (a == "--runs" ? runs : threads) = std::atoi(argv[i + 1]);
+    }
+    if (runs <= 0 || threads <= 0) return usage();
+    fx::kernels::set_num_threads(threads);
+    return bench(argv[2], runs);
   }
   if (argc < 3 || std::string(argv[1]) != "check") return usage();
   double rtol = 1e-4, atol = 1e-5;

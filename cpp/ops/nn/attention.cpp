@@ -196,7 +196,10 @@ std::optional<std::pair<Tensor, Tensor>> sdpa_fused(const Tensor& q0, const Tens
   // split changes no result).
   const int threads = kernels::num_threads();
   const double work = double(count) * double(L) * double(S) * double(E + Ev);
-  const bool parallel = threads > 1 && kernels::worth_parallel(work);
+  // A decoding step (one query over a long past) is bound by streaming the keys and values, not by its
+  // multiply-adds: its heads are shared out once that stream is worth it.
+  const double streamed = 4.0 * double(count) * double(S) * double(E + Ev);
+  const bool parallel = threads > 1 && (kernels::worth_parallel(work) || kernels::worth_parallel_stream(streamed));
   const int64_t chunk = parallel && count < threads ? static_cast<int64_t>(2 * kernels::kAttentionQueryBlock) : std::max<int64_t>(L, 1);
   const int64_t chunks = (L + chunk - 1) / chunk;
   auto items = [&](size_t i0, size_t i1) {

@@ -43,6 +43,28 @@ TEST(Parallel, SplitCoversEveryItemOnce) {
   }
 }
 
+TEST(Parallel, JobsInAHotSectionCoverEveryItemOnce) {
+  // Within a HotSection the workers spin between jobs and the caller spins until each job is done
+  // (no sleep on the condition variable): many small back-to-back jobs, as a decoding step's GEMVs, then
+  // jobs after the section has ended (the workers sleep again).
+  for (int threads : {2, 3}) {
+    Threads t(threads);
+    std::vector<std::atomic<int>> hits(37);
+    {
+      const kernels::HotSection hot;
+      for (int job = 0; job < 2000; ++job)
+        kernels::parallel_for(hits.size(), [&](size_t b, size_t e) {
+          for (size_t i = b; i < e; ++i) hits[i].fetch_add(1);
+        });
+    }
+    for (int job = 0; job < 20; ++job)
+      kernels::parallel_for(hits.size(), [&](size_t b, size_t e) {
+        for (size_t i = b; i < e; ++i) hits[i].fetch_add(1);
+      });
+    for (size_t i = 0; i < hits.size(); ++i) ASSERT_EQ(hits[i].load(), 2020) << "threads=" << threads;
+  }
+}
+
 TEST(Parallel, NestedCallsRunInline) {
   Threads t(3);
   std::atomic<int> total{0};
