@@ -55,14 +55,20 @@ test('an unknown hook kind does not trap', async () => {
   expect(rt.broken).toBeNull();
 });
 
-test('a trap on a kernel thread of the pthreads build: FxError, not a hang; a fresh instance follows', async () => {
+// The pthreads build: a trap on a kernel thread ('worker') and a stack overflow on the main thread ('stack',
+// stopped by -sSTACK_OVERFLOW_CHECK=2). For 'worker' the reason varies with where the caller was when the
+// thread died: 'a worker thread crashed', or the stack overflow Emscripten's way out of the wait ran into.
+// Before, the Worker's error event was rethrown on the main thread: in Node an uncaught exception that ended
+// the process.
+test.each([
+  ['worker', /^the WebAssembly runtime crashed during fx_internal_trap/],
+  ['stack', WHY.stack],
+])('a "%s" trap in the pthreads build: FxError, not a hang; a fresh instance follows', async (kind, why) => {
   const gm = await fxwasm.load(TOY, { threads: 2 });
   const rt = await getRuntime();
   expect(rt.threads).toBe(2);
-  // (The reason varies with where the caller was when the thread died: 'a worker thread crashed', or the
-  // stack overflow Emscripten's way out of the wait ran into.) Before, the Worker's error event was
-  // rethrown on the main thread: in Node an uncaught exception that ended the process.
-  expect(() => rt.callRaw('fx_internal_trap', 'worker')).toThrow(/^the WebAssembly runtime crashed during fx_internal_trap/);
+  await checkPasses(gm);
+  expect(() => rt.callRaw('fx_internal_trap', kind)).toThrow(why);
   expect(rt.broken).toBeTruthy();
   await expect(gm.check()).rejects.toThrow(/reset after a crash/);
   const next = await fxwasm.load(TOY, { threads: 2 });
