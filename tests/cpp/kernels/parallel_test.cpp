@@ -50,17 +50,14 @@ TEST(Parallel, JobsInAHotSectionCoverEveryItemOnce) {
   for (int threads : {2, 3}) {
     Threads t(threads);
     std::vector<std::atomic<int>> hits(37);
+    const auto hit = [&](size_t b, size_t e) {
+      for (size_t i = b; i < e; ++i) hits[i].fetch_add(1);
+    };
     {
       const kernels::HotSection hot;
-      for (int job = 0; job < 2000; ++job)
-        kernels::parallel_for(hits.size(), [&](size_t b, size_t e) {
-          for (size_t i = b; i < e; ++i) hits[i].fetch_add(1);
-        });
+      for (int job = 0; job < 2000; ++job) kernels::parallel_for(hits.size(), hit);
     }
-    for (int job = 0; job < 20; ++job)
-      kernels::parallel_for(hits.size(), [&](size_t b, size_t e) {
-        for (size_t i = b; i < e; ++i) hits[i].fetch_add(1);
-      });
+    for (int job = 0; job < 20; ++job) kernels::parallel_for(hits.size(), hit);
     for (size_t i = 0; i < hits.size(); ++i) ASSERT_EQ(hits[i].load(), 2020) << "threads=" << threads;
   }
 }
