@@ -14,7 +14,8 @@
 
 namespace {
 
-// Deep enough for any stack (1 MiB): -sSTACK_OVERFLOW_CHECK=2 stops it with an abort, not corruption.
+// Deep enough for any stack (1 MiB): the stack is first in memory (CMakeLists.txt), so running past its end
+// is an out-of-bounds access, a trap, not corruption.
 // Each frame hands its array to the next call, so the optimiser cannot turn the recursion into a loop.
 int recurse(int depth, volatile char* parent) {
   volatile char frame[4096];

@@ -55,9 +55,9 @@ test('an unknown hook kind does not trap', async () => {
   expect(rt.broken).toBeNull();
 });
 
-// The pthreads build: a trap on a kernel thread ('worker') and a stack overflow on the main thread ('stack',
-// stopped by -sSTACK_OVERFLOW_CHECK=2). For 'worker' the reason varies with where the caller was when the
-// thread died: 'a worker thread crashed', or the stack overflow Emscripten's way out of the wait ran into.
+// The pthreads build: a trap on a kernel thread ('worker') and a stack overflow on the main thread ('stack';
+// its stack is first in memory, as in the single-threaded build). For 'worker' the reason varies with where
+// the caller was when the thread died.
 // Before, the Worker's error event was rethrown on the main thread: in Node an uncaught exception that ended
 // the process.
 test.each([

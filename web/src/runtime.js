@@ -44,8 +44,8 @@ class Runtime {
   /**
    * Runs `fn`, which calls into the module (a bound function or _free). Bound functions never
    * throw (each catches everything in C++), so whatever is thrown here is a trap (divide by zero,
-   * unreachable, out-of-bounds memory, a stack overflow caught by -sSTACK_OVERFLOW_CHECK, an abort): the
-   * instance's memory can no longer be trusted. It is marked broken — its models answer FxError from now on,
+   * unreachable, out-of-bounds memory, a stack overflow, an abort): the instance's memory can no longer be
+   * trusted. It is marked broken — its models answer FxError from now on,
    * the next load() starts a fresh instance — and the call throws FxError. Other instances are untouched.
    */
   guard(name, fn) {
