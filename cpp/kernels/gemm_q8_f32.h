@@ -1,6 +1,7 @@
 // Linear with int8 weights, per output channel (docs/format.md §7): C[M,N] = epilogue(A[M,K] · Wᵀ) where
 // W[n][k] = Q[n·ldq + k] · scale[n]. A and C are float32; the weight stays int8 in memory (a quarter of the
 // float32 bytes to stream, which is what bounds a decoder's batch-1 step).
+// (The Linear op's one-row products read a repacked copy instead: kernels/gemv_q8_packed.h.)
 // - Up to 4 rows of A (decoding): dot products against Q's rows, dequantised on the fly in SIMD lanes
 //   (int8 → int32 → float32; the scale multiplies the finished dot product), output channels split over
 //   the kernel threads.

@@ -38,9 +38,13 @@ inline bool quantize_rows_i16(size_t R, size_t K, const float* A, size_t lda, si
                               float* scale, float grid = 0.0f) {
   for (size_t r = 0; r < R; ++r) {
     const float* a = A + r * lda;
-    float amax = 0.0f;
-    for (size_t k = 0; k < K; ++k) amax = std::max(amax, std::fabs(a[k]));
-    if (!std::isfinite(amax)) return false;
+    // std::max skips a NaN (every comparison with it is false); a·0 is NaN exactly for inf and NaN.
+    float amax = 0.0f, probe = 0.0f;
+    for (size_t k = 0; k < K; ++k) {
+      amax = std::max(amax, std::fabs(a[k]));
+      probe += a[k] * 0.0f;
+    }
+    if (probe != 0.0f || !std::isfinite(amax)) return false;
     const bool on_grid = grid > 0.0f && amax / grid <= kActMax;
     scale[r] = on_grid ? grid : amax / kActMax;
     const float inv = on_grid ? 1.0f / grid : amax > 0.0f ? kActMax / amax : 0.0f;

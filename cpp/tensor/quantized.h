@@ -25,6 +25,9 @@ struct QuantizedWeight {
   Tensor data;        // as stored in the file
   Tensor scale;       // as stored (undefined for Float16)
   Tensor scale_f32;   // the scales as float32, what the kernels read (Int4's are stored as float16)
+  // Int8: the bytes repacked for one-row products (kernels/gemv_q8_packed.h), made by the first one
+  // (ops/math/linear_quantized.cpp): a model that decodes holds its int8 Linear weights twice.
+  mutable Tensor gemv_packed;
 };
 
 // The float32 tensor backed by q (no bytes made yet).

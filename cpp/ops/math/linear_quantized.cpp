@@ -2,6 +2,7 @@
 
 #include "kernels/gemm_q4_f32.h"
 #include "kernels/gemm_q8_f32.h"
+#include "kernels/gemv_q8_packed.h"
 
 namespace fx {
 
@@ -33,9 +34,17 @@ Tensor quantized_weight_of_transpose(const Tensor& wt) {
 void quantized_linear_gemm(const QuantizedWeight& q, int64_t rows, const float* x, float* out, const GemmParams& p) {
   const size_t M = static_cast<size_t>(rows), N = static_cast<size_t>(q.shape[0]), K = static_cast<size_t>(q.shape[1]);
   const float* scales = q.scale_f32.data<float>();
-  if (q.scheme == QScheme::Int8)
+  if (q.scheme == QScheme::Int8) {
+    if (M == 1 && N >= 4) {  // a decoding step: the weight in the layout that streams (packed once)
+      if (!q.gemv_packed.defined()) {
+        Tensor packed = Tensor::empty({static_cast<int64_t>(q8_gemv_packed_size(N, K))}, DType::Int8);
+        q8_pack_gemv(N, K, q.data.data<int8_t>(), K, packed.data<int8_t>());
+        q.gemv_packed = packed;
+      }
+      if (q8_gemv_packed(N, K, x, q.gemv_packed.data<int8_t>(), scales, out, p)) return;
+    }
     q8_gemm_bt(M, N, K, x, K, q.data.data<int8_t>(), K, scales, out, N, p);
-  else
+  } else
     q4_gemm_bt(M, N, K, x, K, q.data.data<uint8_t>(), q4_blocks(K) * 16, scales, out, N, p);
 }
 

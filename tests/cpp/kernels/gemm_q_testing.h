@@ -14,6 +14,7 @@
 #include "kernels/gemm_q4_f32.h"
 #include "kernels/gemm_q8_f32.h"
 #include "kernels/gemm_q8_ukernel.h"
+#include "kernels/gemv_q8_packed.h"
 
 namespace fx::qgemm_testing {
 
@@ -62,6 +63,8 @@ inline std::vector<QCase> cases() {
     out.push_back(QCase{int4, 2, 19, 37, 3, 5, 2, true});
     out.push_back(QCase{int4, 7, 19, 37, 3, 5, 2, true, 1.0f});
     out.push_back(QCase{int4, 1, 33, 64, 0, 0, 0, true, 0.5f, 0.0f, 6.0f});
+    out.push_back(QCase{int4, 1, 19, 37, 3, 5, 2, true, 1.0f});
+    out.push_back(QCase{int4, 1, 70, 9000});  // one row, several int32 chunks (qgemm::kActChunk)
     out.push_back(QCase{int4, 6, 33, 64, 0, 0, 0, false, 0.0f, -0.25f, 0.25f});
     out.push_back(QCase{int4, 3, 130, 9000});
     out.push_back(QCase{int4, 12, 30, 9000, 1, 16, 1, true});
@@ -73,6 +76,18 @@ inline std::vector<QCase> cases() {
 // every column tail of the 8-column panel, odd K (a zero-padded last pair), the SIMD packing's 8-k steps,
 // strides and the epilogue; and K = 1536 with weights at ±127/-128, where the activations' levels are sized
 // so the int32 sums just fit.
+// One row of int8 (a decoding step's GEMV, packed four channels at a time): every channel tail of the
+// group of four, every K tail of the 16-wide step, more than one int32 chunk, the epilogue.
+inline std::vector<QCase> packed_gemv_cases() {
+  std::vector<QCase> out;
+  for (size_t N : {1, 3, 4, 5, 8, 17, 70, 130})
+    for (size_t K : {1, 7, 15, 16, 17, 33, 64, 100, 257, 4111, 9000}) out.push_back(QCase{false, 1, N, K});
+  out.push_back(QCase{false, 1, 19, 37, 0, 5, 0, true, 1.0f});
+  out.push_back(QCase{false, 1, 33, 64, 0, 0, 0, true, 0.5f, 0.0f, 6.0f});
+  out.push_back(QCase{false, 1, 33, 64, 0, 0, 0, false, 0.0f, -0.25f, 0.25f});
+  return out;
+}
+
 inline std::vector<QCase> integer_cases() {
   std::vector<QCase> out;
   const size_t Ms[] = {1, 2, 3, 4, 5, 6, 7, 8, 13};
@@ -104,10 +119,10 @@ inline std::vector<QCase> integer_cases() {
   return out;
 }
 
-// Runs the case through the fast entry (or, given a micro-kernel, the int8 integer path with it) and the
-// reference; "" when every output agrees within a bound scaled by Σ|a·w| (float32 accumulation in
+// Runs the case through the fast entry (or, given a micro-kernel, the int8 integer path with it; or, with
+// `packed_gemv`, one int8 row through q8_pack_gemv + q8_gemv_packed) and the reference; "" when every output agrees within a bound scaled by Σ|a·w| (float32 accumulation in
 // another order, and the activations' rounding where they are quantised).
-inline std::string check_case(const QCase& t, Q8UkernelFn ukernel = nullptr) {
+inline std::string check_case(const QCase& t, Q8UkernelFn ukernel = nullptr, bool packed_gemv = false) {
   Lcg rng(t.M * 1000003 + t.N * 1009 + t.K + (t.int4 ? 7 : 0));
   const size_t lda = t.K + t.a_pad, ldc = t.N + t.c_pad;
   const size_t KB = q4_blocks(t.K);
@@ -139,7 +154,13 @@ inline std::string check_case(const QCase& t, Q8UkernelFn ukernel = nullptr) {
     q4_gemm_bt_scalar(t.M, t.N, t.K, A.data(), lda, Q.data(), ldq, scales.data(), ref.data(), ldc, p);
   } else {
     const int8_t* q = reinterpret_cast<const int8_t*>(Q.data());
-    if (!ukernel)
+    if (packed_gemv) {
+      if (t.M != 1 || t.c_pad || t.a_pad) return t.describe() + ": the packed GEMV takes one row, no strides";
+      std::vector<int8_t> packed(q8_gemv_packed_size(t.N, t.K), 1);
+      q8_pack_gemv(t.N, t.K, q, ldq, packed.data());
+      if (!q8_gemv_packed(t.N, t.K, A.data(), packed.data(), scales.data(), fast.data(), p))
+        return t.describe() + ": the packed GEMV declined finite activations";
+    } else if (!ukernel)
       q8_gemm_bt(t.M, t.N, t.K, A.data(), lda, q, ldq, scales.data(), fast.data(), ldc, p);
     else if (!q8_gemm_bt_integer_with(ukernel, t.M, t.N, t.K, A.data(), lda, q, ldq, scales.data(), fast.data(),
                                       ldc, p))
@@ -164,7 +185,7 @@ inline std::string check_case(const QCase& t, Q8UkernelFn ukernel = nullptr) {
           wsum += std::fabs(static_cast<double>(static_cast<int8_t>(Q[n * ldq + k]))) * scales[n];
         }
       }
-      const double levels = t.M <= 4 && !ukernel ? 8191.0
+      const double levels = (t.M <= 4 && !ukernel) || packed_gemv ? 8191.0
                             : !t.int4          ? static_cast<double>(q8_activation_levels(t.K))
                                                : 32767.0;  // int4's many rows: per-block int32 sums
       const double bound = (levels > 0 ? wsum / (2 * levels) * 1.01 : 0.0) + 2e-6 * (wsum + 2.0) + 1e-6;

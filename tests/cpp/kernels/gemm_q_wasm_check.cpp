@@ -2,7 +2,7 @@
 // em++ -msimd128 and runs it in Node): the SIMD128 dot products cannot run in the native GoogleTest.
 // With an argument "bench" it also times a decoder-sized GEMV (one row) in float32, int8 and int4 against
 // a plain copy of the int8 weight bytes, the memory roofline, and an encoder layer's products at 128 rows.
-// extra-sources: cpp/kernels/gemm_f32.cpp cpp/kernels/gemm_f32_generic.cpp cpp/kernels/gemm_f32_scalar.cpp cpp/kernels/gemm_f32_wasmsimd.cpp
+// extra-sources: cpp/kernels/gemv_q8_packed.cpp cpp/kernels/gemm_f32.cpp cpp/kernels/gemm_f32_generic.cpp cpp/kernels/gemm_f32_scalar.cpp cpp/kernels/gemm_f32_wasmsimd.cpp
 #if defined(__EMSCRIPTEN__)
 #include <chrono>
 #include <functional>
@@ -39,11 +39,21 @@ void bench() {
   std::vector<float> wf(elems, 0.01f), x(1536, 0.5f), y(1536), sc(elems / 32 + 1536, 0.01f);
   std::vector<int8_t> w8(elems, 3);
   std::vector<uint8_t> w4(elems / 2, 0x9a), copy(elems);
+  std::vector<int8_t> packed(elems);  // the shapes' N and K are multiples of 4 and 16: no padding
+  {
+    size_t off = 0;
+    for (int l = 0; l < layers; ++l)
+      for (auto& s : shapes) {
+        fx::q8_pack_gemv(s[0], s[1], w8.data() + off, s[1], packed.data() + off);
+        off += s[0] * s[1];
+      }
+  }
   auto run = [&](int kind) {
     size_t off = 0;
     for (int l = 0; l < layers; ++l)
       for (auto& s : shapes) {
         const size_t N = s[0], K = s[1];
+        if (kind == 3) fx::q8_gemv_packed(N, K, x.data(), packed.data() + off, sc.data(), y.data());
         if (kind == 0) fx::f32_gemm_bt_inplace(1, N, K, x.data(), K, wf.data() + off, K, y.data(), N);
         if (kind == 1) fx::q8_gemm_bt(1, N, K, x.data(), K, w8.data() + off, K, sc.data(), y.data(), N);
         if (kind == 2) fx::q4_gemm_bt(1, N, K, x.data(), K, w4.data() + off / 2, K / 2, sc.data(), y.data(), N);
@@ -53,11 +63,13 @@ void bench() {
   const double tf = seconds_per_call([&] { run(0); });
   const double t8 = seconds_per_call([&] { run(1); });
   const double t4 = seconds_per_call([&] { run(2); });
+  const double t8p = seconds_per_call([&] { run(3); });
   const double tc = seconds_per_call([&] { std::memcpy(copy.data(), w8.data(), elems); });
   const double gb = 1e-9;
-  std::printf("bench (%zu weights, 1 row): f32 %.3f ms (%.1f GB/s), int8 %.3f ms (%.1f GB/s), "
-              "int4 %.3f ms (%.1f GB/s of nibbles+scales); memcpy of the int8 bytes %.3f ms (%.1f GB/s)\n",
-              elems, tf * 1e3, elems * 4 * gb / tf, t8 * 1e3, elems * gb / t8, t4 * 1e3,
+  std::printf("bench (%zu weights, 1 row): f32 %.3f ms (%.1f GB/s), int8 rows %.3f ms (%.1f GB/s), int8 packed "
+              "%.3f ms (%.1f GB/s), int4 %.3f ms (%.1f GB/s of nibbles+scales); memcpy of the int8 bytes %.3f ms "
+              "(%.1f GB/s)\n",
+              elems, tf * 1e3, elems * 4 * gb / tf, t8 * 1e3, elems * gb / t8, t8p * 1e3, elems * gb / t8p, t4 * 1e3,
               (elems / 2 + elems / 8) * gb / t4, tc * 1e3, 2 * elems * gb / tc);
 }
 
@@ -126,6 +138,13 @@ int main(int argc, char** argv) {
         if (++failed <= 10) std::printf("FAIL %s\n", err.c_str());
       }
     }
+  for (const auto& t : fx::qgemm_testing::packed_gemv_cases()) {
+    ++checked;
+    const std::string err = fx::qgemm_testing::check_case(t, nullptr, true);
+    if (!err.empty()) {
+      if (++failed <= 10) std::printf("FAIL %s\n", err.c_str());
+    }
+  }
   // size_t is 32 bits here: the levels' bound must not wrap for a long K.
   ++checked;
   if (fx::q8_activation_levels(size_t{1} << 25) != 0 || fx::q8_activation_levels(1536) != 10922) {
