@@ -3,6 +3,7 @@
 #include "kernels/gemm_q4_f32.h"
 #include "kernels/gemm_q8_f32.h"
 #include "kernels/gemv_q8_packed.h"
+#include "tensor/buffer_pool.h"
 
 namespace fx {
 
@@ -37,6 +38,7 @@ void quantized_linear_gemm(const QuantizedWeight& q, int64_t rows, const float* 
   if (q.scheme == QScheme::Int8) {
     if (M == 1 && N >= 4) {  // a decoding step: the weight in the layout that streams (packed once)
       if (!q.gemv_packed.defined()) {
+        BufferPool::Scope weights(nullptr);  // weight memory, kept with the weight: not from the run's arena
         Tensor packed = Tensor::empty({static_cast<int64_t>(q8_gemv_packed_size(N, K))}, DType::Int8);
         q8_pack_gemv(N, K, q.data.data<int8_t>(), K, packed.data<int8_t>());
         q.gemv_packed = packed;
