@@ -55,6 +55,18 @@ inline bool quantize_rows_i16(size_t R, size_t K, const float* A, size_t lda, si
   return true;
 }
 
+// run(i0, i1) over [0, items) — items are output channels, or groups of them — split over the kernel threads
+// in blocks of `block` items when the product (`macs` multiply-adds, `weight_bytes` streamed) is worth it
+// and there are at least 64 output channels (N); else run(0, items) on the caller.
+template <class Run>
+void split_channels(size_t items, int64_t block, size_t N, double macs, double weight_bytes, const Run& run) {
+  if ((kernels::worth_parallel(macs) || kernels::worth_parallel_stream(weight_bytes)) && N >= 64)
+    kernels::parallel_blocks(static_cast<int64_t>(items), block,
+                             [&](int64_t b, int64_t e) { run(static_cast<size_t>(b), static_cast<size_t>(e)); });
+  else
+    run(0, items);
+}
+
 // Few rows (≤ 4): `dot(R, n, sums)` fills sums[0..R) with row r of A · weight row n (unscaled by the
 // epilogue). Output channels are split over the threads when the work (or the `weight_bytes` streamed) is
 // worth it.
@@ -68,13 +80,7 @@ void few_rows(size_t M, size_t N, size_t K, double weight_bytes, float* C, size_
       for (size_t r = 0; r < M; ++r) C[r * ldc + n] = epilogue(sums[r], n, &C[r * ldc + n], p);
     }
   };
-  if ((kernels::worth_parallel(static_cast<double>(M) * N * K) || kernels::worth_parallel_stream(weight_bytes)) &&
-      N >= 64) {
-    kernels::parallel_blocks(static_cast<int64_t>(N), 16,
-                             [&](int64_t b, int64_t e) { run(static_cast<size_t>(b), static_cast<size_t>(e)); });
-  } else {
-    run(0, N);
-  }
+  split_channels(N, 16, N, static_cast<double>(M) * N * K, weight_bytes, run);
 }
 
 // Many rows: dequantise `nb` weight rows at a time (`dequant(n0, nb, out)` writes nb×K floats) and run the

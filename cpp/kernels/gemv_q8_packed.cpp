@@ -2,8 +2,8 @@
 
 #include <vector>
 
+#include "kernels/f32x4.h"
 #include "kernels/gemm_q_common.h"
-#include "kernels/parallel.h"
 
 #if defined(__wasm_simd128__)
 #include <wasm_simd128.h>
@@ -16,6 +16,7 @@ constexpr size_t kGroup = 4;   // output channels interleaved
 constexpr size_t kStep = 16;   // int8 lanes per channel and step
 
 size_t padded_k(size_t K) { return (K + kStep - 1) / kStep * kStep; }
+size_t groups_of(size_t N) { return (N + kGroup - 1) / kGroup; }
 
 // sums[0..4) for the group whose packed bytes start at q: x is the int16 row, kp its padded length.
 void group_sums(size_t kp, const int16_t* x, const int8_t* q, float* sums) {
@@ -36,9 +37,7 @@ void group_sums(size_t kp, const int16_t* x, const int8_t* q, float* sums) {
     }
     for (size_t c = 0; c < kGroup; ++c) tot[c] = wasm_f32x4_add(tot[c], wasm_f32x4_convert_i32x4(acc[c]));
   }
-  for (size_t c = 0; c < kGroup; ++c)
-    sums[c] = (wasm_f32x4_extract_lane(tot[c], 0) + wasm_f32x4_extract_lane(tot[c], 1)) +
-              (wasm_f32x4_extract_lane(tot[c], 2) + wasm_f32x4_extract_lane(tot[c], 3));
+  for (size_t c = 0; c < kGroup; ++c) sums[c] = kernels::f32x4::F4{tot[c]}.lane_sum();
 #else
   // Portable: int32 sums per chunk (exact, as the lanes are), converted to float at each chunk's end.
   float tot[kGroup] = {};
@@ -56,11 +55,11 @@ void group_sums(size_t kp, const int16_t* x, const int8_t* q, float* sums) {
 
 }  // namespace
 
-size_t q8_gemv_packed_size(size_t N, size_t K) { return (N + kGroup - 1) / kGroup * kGroup * padded_k(K); }
+size_t q8_gemv_packed_size(size_t N, size_t K) { return groups_of(N) * kGroup * padded_k(K); }
 
 void q8_pack_gemv(size_t N, size_t K, const int8_t* Q, size_t ldq, int8_t* packed) {
   const size_t kp = padded_k(K);
-  for (size_t g = 0; g < (N + kGroup - 1) / kGroup; ++g)
+  for (size_t g = 0; g < groups_of(N); ++g)
     for (size_t k0 = 0; k0 < kp; k0 += kStep)
       for (size_t c = 0; c < kGroup; ++c) {
         const size_t n = g * kGroup + c;
@@ -76,7 +75,6 @@ bool q8_gemv_packed(size_t N, size_t K, const float* a, const int8_t* packed, co
   std::vector<int16_t> x(kp);
   float xs = 0.0f;
   if (!qgemm::quantize_rows_i16(1, K, a, K, kp, x.data(), &xs, p.act_grid)) return false;
-  const size_t groups = (N + kGroup - 1) / kGroup;
   auto run = [&](size_t g0, size_t g1) {
     float sums[kGroup];
     for (size_t g = g0; g < g1; ++g) {
@@ -87,11 +85,8 @@ bool q8_gemv_packed(size_t N, size_t K, const float* a, const int8_t* packed, co
       }
     }
   };
-  if (kernels::worth_parallel_stream(static_cast<double>(N) * static_cast<double>(kp)) && N >= 64)
-    kernels::parallel_blocks(static_cast<int64_t>(groups), 4,
-                             [&](int64_t b, int64_t e) { run(static_cast<size_t>(b), static_cast<size_t>(e)); });
-  else
-    run(0, groups);
+  // Blocks of 4 groups: 16 channels, as the row path splits them.
+  qgemm::split_channels(groups_of(N), 4, N, double(N) * double(K), double(N) * double(kp), run);
   return true;
 }
 
