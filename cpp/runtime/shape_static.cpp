@@ -92,7 +92,17 @@ bool ShapeStaticCache::start(const std::vector<Object>& inputs) {
     is_static_ = shape_static_nodes(interp_, interp_.graph_module(), inputs);
     have_.assign(is_static_.size(), false);
     values_.assign(is_static_.size(), Object());
-    any_ = std::find(is_static_.begin(), is_static_.end(), true) != is_static_.end();
+    // Worth a memo only when something computed is static: an attribute is at hand anyway (get_attr).
+    const std::vector<Node*> nodes = interp_.graph_module().graph().nodes();
+    bool analysed = false;
+    any_ = false;
+    for (size_t i = 0; i < is_static_.size() && i < nodes.size(); ++i)
+      if (is_static_[i]) analysed = true, any_ = any_ || nodes[i]->op() != Op::GetAttr;
+    // The analysis ran and found nothing computed from shapes alone (a decoding step, computed from its
+    // inputs only): another signature would find no more, so none is analysed again. A decoding step
+    // changes signature every token; each analysis is a meta-inference pass over the graph (0.4 ms warm,
+    // ~7 ms for the first ones in V8's baseline code, for the bench's 243-node step).
+    if (analysed && !any_) misses_ = kMaxMisses + 1;
     ready_ = true;
   }
   return any_;

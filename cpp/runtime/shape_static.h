@@ -14,7 +14,8 @@
 //
 // ShapeStaticCache is the executor's memo (exec/interpreter.h RunMemo) that serves them: the values of the
 // last input signature, recomputed when the signature changes, given up on a graph whose signature keeps
-// changing (kMaxMisses) so that memory and time stay bounded.
+// changing (kMaxMisses) so that memory and time stay bounded, and given up on at once when its first
+// analysis finds nothing static but the module's attributes.
 #pragma once
 #include <utility>
 #include <vector>

@@ -67,6 +67,31 @@ TEST(ShapeStatic, RunsMatchAFreshInterpreterWhateverTheShapes) {
   }
 }
 
+// A memo only for graphs with something static computed from shapes: a graph computing from its inputs
+// alone (a decoding step) is analysed once, not once per new input shape.
+TEST(ShapeStatic, AGraphWithOnlyAttributesStaticIsAnalysedOnce) {
+  GraphModule gm;
+  gm.tensors()["w"] = NamedTensor{TensorKind::Parameter, f32({4}, 0)};
+  Graph& g = gm.graph();
+  Node* x = g.placeholder("x");
+  Node* w = g.get_attr("w");
+  g.output(Value::node(g.call_function("operator.add", {Value::node(x), Value::node(w)})));
+  Interpreter interp(gm);
+  EXPECT_TRUE(shape_static_nodes(interp, gm, {Object(f32({2, 4}, 0))})[1]);  // the attribute is
+  ShapeStaticCache memo(interp);
+  for (int64_t rows = 1; rows <= 12; ++rows) {
+    EXPECT_FALSE(memo.start({Object(f32({rows, 4}, 0))})) << rows;
+    EXPECT_EQ(memo.find(1), nullptr);
+  }
+  const Tensor y = interp.run({Object(f32({3, 4}, 1))}, nullptr, &memo).tensor();
+  for (int64_t i = 0; i < y.numel(); ++i) EXPECT_EQ(y.data<float>()[i], 1.0f + static_cast<float>(i) + (i % 4));
+
+  MaskGraph m;  // a causal mask from the sequence length: a memo for each length
+  Interpreter masks(m.gm);
+  ShapeStaticCache memo2(masks);
+  for (int64_t T = 1; T <= 4; ++T) EXPECT_TRUE(memo2.start({Object(f32({2, T}, 0))})) << T;
+}
+
 TEST(ShapeStatic, UninitialisedOrReturnedTensorsAreNot) {
   GraphModule gm;
   Graph& g = gm.graph();
