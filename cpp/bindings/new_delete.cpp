@@ -6,8 +6,9 @@
 //
 // Measured in Node, each build against itself without this file (in-process A/B, alternating blocks): a
 // chain of 125 views 0.85× the time single-threaded, 0.57–0.59× in the pthreads build; a decoding step
-// (P=32) int8 0.95–0.98× at one thread, 0.89–0.91× at two, fp32 and the encoder level (0.98–1.01×). Native builds keep the C++ library's operators (glibc's malloc
-// has per-thread caches of its own, and the sanitizers must see every allocation).
+// (P=32) int8 0.95–0.98× at one thread, 0.89–0.91× at two, fp32 and the encoder level (0.98–1.01×).
+// Native builds keep the C++ library's operators (glibc's malloc has per-thread caches of its own, and the
+// sanitizers must see every allocation).
 #include <malloc.h>
 
 #include <cstdlib>
