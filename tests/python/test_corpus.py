@@ -188,6 +188,33 @@ def test_committed_example(entry):
     check_file(path, entry, built_here=False)
 
 
+def test_a_rebuild_differing_only_in_reference_rounding_keeps_the_committed_bytes(tmp_path):
+    """build_corpus.same_but_rounding: what lets a test run rebuild the committed examples without
+    rewriting them when only torch's reference outputs round differently (another CPU's kernels)."""
+    import fxwasm
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(8, 4), torch.nn.ReLU())
+    x = torch.randn(3, 8)
+    paths = {k: str(tmp_path / f"{k}.fxw") for k in ("a", "same", "rounded", "other_weight", "other_graph")}
+    fxwasm.save(model, paths["a"], (x,), reference=True)
+    fxwasm.save(model, paths["same"], (x,), reference=True)
+    fxwasm.save(model, paths["rounded"], (x * (1 + 2e-7),), reference=True)  # references within 1e-5
+    other = torch.nn.Sequential(torch.nn.Linear(8, 4), torch.nn.ReLU())
+    other.load_state_dict(model.state_dict())
+    with torch.no_grad():
+        other[0].weight[0, 0] += 1e-6  # a weight: must match byte for byte
+    fxwasm.save(other, paths["other_weight"], (x,), reference=True)
+    fxwasm.save(torch.nn.Sequential(torch.nn.Linear(8, 4), torch.nn.Sigmoid()), paths["other_graph"], (x,),
+                reference=True)
+    read = lambda k: open(paths[k], "rb").read()  # noqa: E731
+    assert read("same") == read("a") and read("rounded") != read("a")
+    same = build_corpus.same_but_rounding
+    assert same(paths["same"], paths["a"])
+    assert same(paths["rounded"], paths["a"])
+    assert not same(paths["other_weight"], paths["a"])
+    assert not same(paths["other_graph"], paths["a"])
+
+
 def test_digits_cnn_learns():
     model, _ = model_and_inputs("digits_cnn")
     assert model.accuracy > 0.9, f"held-out accuracy {model.accuracy:.3f}"
