@@ -112,7 +112,7 @@ struct Pool {
 // the workers: int8 decoding at 2 threads ran 15% slower in a build whose stack happened to fall that way.
 __attribute__((noinline)) void run_own_chunks(Pool& p, uint64_t gen, ParallelFn fn, void* ctx, size_t n,
                                               size_t count) {
-  alignas(64) volatile char gap[64];
+  [[maybe_unused]] alignas(64) volatile char gap[64];
   gap[0] = 0;
   p.finish(p.run_chunks(gen, fn, ctx, n, count), count);
 }
@@ -140,6 +140,8 @@ int set_num_threads(int n) {
 }
 
 int num_threads() { return g_threads; }
+
+bool worth_parallel(double work) { return work >= (g_hot.load(std::memory_order_relaxed) > 0 ? 2.0e5 : 2.0e6); }
 
 HotSection::HotSection() {
   static const unsigned cores = std::thread::hardware_concurrency();

@@ -66,8 +66,10 @@ class HotSection {
 };
 
 // Whether a job of `work` multiply-adds is worth handing to other threads: waking them costs ~10–50 µs,
-// far more on a busy machine, so only jobs of ≥ ~0.1 ms on one core are split.
-inline bool worth_parallel(double work) { return work >= 2.0e6; }
+// far more on a busy machine, so only jobs of ≥ ~0.1 ms on one core are split — or of ≥ ~10 µs within a
+// HotSection, where the workers are awake and a split costs ~1 µs (a small model's GEMMs: the corpus's
+// decoder block, d_model 64 at 32 tokens, runs its 0.1–0.5M multiply-add Linears split at 2 threads).
+bool worth_parallel(double work);
 
 // Whether a memory-bound pass that streams `bytes` once (a GEMV reading its weight matrix: a decoding step's
 // Linear layers) is worth splitting: between back-to-back layers the workers are still spinning, so a split

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstring>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "kernels/conv2d_f32.h"
@@ -148,6 +149,25 @@ TEST(Parallel, ConvIsBitIdenticalForAnyThreadCount) {
           << "C=" << c.C << " OC=" << c.OC << " K=" << c.K << " with " << threads << " threads";
     }
   }
+}
+
+// Small jobs are split only within a HotSection (a run: the workers are awake), large ones always.
+TEST(Parallel, SmallJobsSplitOnlyWhereTheWorkersAreAwake) {
+  const Threads two(2);
+  EXPECT_TRUE(kernels::worth_parallel(2.0e6));
+  EXPECT_FALSE(kernels::worth_parallel(5.0e5));
+  EXPECT_FALSE(kernels::worth_parallel(1.0e5));
+  {
+    const kernels::HotSection hot;  // active with 2 threads on a machine with at least 2 cores
+    const unsigned cores = std::thread::hardware_concurrency();
+    const bool active = cores == 0 || cores >= 2;
+    EXPECT_EQ(kernels::worth_parallel(5.0e5), active);
+    EXPECT_FALSE(kernels::worth_parallel(1.0e5));
+  }
+  EXPECT_FALSE(kernels::worth_parallel(5.0e5));
+  const Threads one(1);
+  const kernels::HotSection inactive;  // one thread: no section, nothing small is split
+  EXPECT_FALSE(kernels::worth_parallel(5.0e5));
 }
 
 }  // namespace
